@@ -1,0 +1,52 @@
+//===- Attributes.h - Names of discardable attributes -----------*- C++ -*-===//
+//
+// Attribute names shared by the passes that produce and consume them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RESPEC_TRANSFORMS_ATTRIBUTES_H
+#define RESPEC_TRANSFORMS_ATTRIBUTES_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::respec {
+
+/// On scf.parallel: "grid" for the loop over blocks, "block" for the loop
+/// over the threads of a block.
+inline constexpr llvm::StringLiteral kParallelLevelAttr =
+    "respec.parallel_level";
+inline constexpr llvm::StringLiteral kGridLevel = "grid";
+inline constexpr llvm::StringLiteral kBlockLevel = "block";
+
+/// On launch functions: the kernel's device-side name (StringAttr), the byte
+/// size of each parameter (DenseI64ArrayAttr) and its static shared memory
+/// in bytes (IntegerAttr).
+inline constexpr llvm::StringLiteral kKernelNameAttr = "respec.kernel_name";
+inline constexpr llvm::StringLiteral kParamSizesAttr = "respec.param_sizes";
+inline constexpr llvm::StringLiteral kStaticSharedAttr =
+    "respec.static_shared_bytes";
+
+/// On llvm.mlir.global: the NVPTX address space the variable was declared in
+/// (1 global, 3 shared, 4 constant).
+inline constexpr llvm::StringLiteral kAddressSpaceAttr =
+    "respec.address_space";
+
+/// On the per-thread function: the kernel it was made from.
+inline constexpr llvm::StringLiteral kThreadFunctionOfAttr =
+    "respec.thread_function_of";
+
+/// Prefix of launch function names.
+inline constexpr llvm::StringLiteral kLaunchPrefix = "__respec_launch.";
+
+/// NVPTX address spaces.
+enum NVPTXAddressSpace : unsigned {
+  kGeneric = 0,
+  kGlobal = 1,
+  kShared = 3,
+  kConstant = 4,
+  kLocal = 5,
+};
+
+} // namespace mlir::respec
+
+#endif // RESPEC_TRANSFORMS_ATTRIBUTES_H

@@ -1,0 +1,33 @@
+//===- Passes.h - respec passes ---------------------------------*- C++ -*-===//
+
+#ifndef RESPEC_TRANSFORMS_PASSES_H
+#define RESPEC_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::respec {
+
+#define GEN_PASS_DECL
+#include "respec/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "respec/Transforms/Passes.h.inc"
+
+/// Adds the passes that raise an imported device module to the parallel IR.
+void buildRaisePipeline(OpPassManager &pm);
+
+/// Adds the passes that lower the parallel IR to LLVM dialect for the CPU
+/// (OpenMP over blocks, serial thread loops), ready for translation.
+void buildCPULoweringPipeline(OpPassManager &pm);
+
+/// Registers `respec-cpu-pipeline`: raising followed by CPU lowering.
+void registerRespecPipelines();
+
+} // namespace mlir::respec
+
+#endif // RESPEC_TRANSFORMS_PASSES_H

@@ -1,0 +1,97 @@
+//===- Passes.td - respec passes ---------------------------*- tablegen -*-===//
+//
+// Every pass of respec, from raising the imported device module to the
+// parallel IR down to the CPU back end. The pass names are the flags of
+// respec-opt; each pass has a test file test/Transforms/<pass-name>.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RESPEC_TRANSFORMS_PASSES
+#define RESPEC_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Raising: LLVM dialect (NVPTX flavour) -> parallel IR
+//===----------------------------------------------------------------------===//
+
+def StripAddressSpacesPass : Pass<"respec-strip-address-spaces", "ModuleOp"> {
+  let summary = "Rewrite NVPTX address spaces to the CPU's single flat one";
+  let description = [{
+    Device code imported from clang's NVPTX output uses address spaces 1
+    (global), 3 (shared), 4 (constant) and 5 (local). Host memory is one
+    flat space, so every `!llvm.ptr<N>` becomes `!llvm.ptr`, address-space
+    casts disappear, and globals keep their address space only as the
+    `respec.address_space` attribute (shared-memory lowering needs it).
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
+def RaiseKernelsPass : Pass<"respec-raise-kernels", "ModuleOp"> {
+  let summary = "Turn each kernel into a launch function over parallel loops";
+  let description = [{
+    For every kernel (`ptx_kernel` calling convention) builds a launch
+    function `__respec_launch.<kernel>(gridX, gridY, gridZ, blockX, blockY,
+    blockZ, dynamicSharedBytes, args)` whose body is an `scf.parallel` over
+    the blocks (attribute `respec.parallel_level = "grid"`) containing the
+    block's shared-memory allocation and an `scf.parallel` over the threads
+    (`respec.parallel_level = "block"`). The kernel body becomes the
+    per-thread function called inside the thread loop: thread and block ids
+    and dimensions (`nvvm.read.ptx.sreg.*`) become its parameters, fed by the
+    loop induction variables and bounds; `__shared__` variables become
+    offsets into the block's shared allocation.
+
+    Fails with an error at the user's source line when a special register is
+    read outside a kernel (a device function that was not inlined).
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
+                           "arith::ArithDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// CPU back end
+//===----------------------------------------------------------------------===//
+
+def LowerDeviceIntrinsicsToCPUPass
+    : Pass<"respec-lower-device-intrinsics-cpu", "ModuleOp"> {
+  let summary = "Map NVVM intrinsics and libdevice calls to CPU code";
+  let description = [{
+    Replaces what remains of the NVPTX flavour after raising: `__nv_*`
+    libdevice math with LLVM intrinsics the CPU back end vectorizes (the rest
+    are left as calls into respec's device math library), NVVM memory fences
+    with `llvm.fence`, clock and timer registers with runtime calls, and
+    target-specific `syncscope`s of atomics with system scope.
+
+    Kernels that use features the CPU back end does not implement yet
+    (block barriers, warp-level primitives) are rejected with an error naming
+    the kernel and pointing at the user's source line.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
+def SerializeThreadLoopsPass
+    : Pass<"respec-serialize-thread-loops", "ModuleOp"> {
+  let summary = "Run the threads of a block as a counted loop nest";
+  let description = [{
+    Rewrites each thread-level `scf.parallel` (`respec.parallel_level =
+    "block"`) into a nest of `scf.for` loops with x innermost, so that one
+    CPU thread runs all GPU threads of a block in order and LLVM's loop
+    vectorizer sees consecutive x as consecutive iterations. Legal only for
+    thread loops without barriers, which the CPU pipeline guarantees.
+  }];
+  let dependentDialects = ["scf::SCFDialect"];
+}
+
+def EmitModuleTablePass : Pass<"respec-emit-module-table", "ModuleOp"> {
+  let summary = "Emit the table that registers kernels and variables";
+  let description = [{
+    Emits `__respec_module_table`, the `respec_module` of
+    runtime/include/respec_rt/abi.h: for each launch function its kernel
+    name, parameter sizes and static shared-memory size; for each
+    `__device__`/`__constant__` variable its name, address and size. The
+    runtime finds kernels and symbols through it.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
+#endif // RESPEC_TRANSFORMS_PASSES

@@ -1,0 +1,277 @@
+//===- LowerDeviceIntrinsics.cpp - NVVM intrinsics to CPU code ------------===//
+//
+// After raising, the only NVPTX-specific things left in a kernel are calls to
+// libdevice (`__nv_*`), NVVM intrinsics and ops (fences, clocks, barriers,
+// warp primitives) and NVPTX function attributes. This pass maps them to CPU
+// code, or rejects the kernel with a message at the user's source line when
+// the CPU back end does not implement the feature yet.
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Transforms/Attributes.h"
+#include "respec/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Demangle/Demangle.h"
+
+namespace mlir::respec {
+#define GEN_PASS_DEF_LOWERDEVICEINTRINSICSTOCPUPASS
+#include "respec/Transforms/Passes.h.inc"
+} // namespace mlir::respec
+
+using namespace mlir;
+using namespace mlir::respec;
+
+/// libdevice functions with an LLVM intrinsic of the same signature. The
+/// intrinsic form lets LLVM constant-fold, vectorize and pick the CPU's
+/// instructions; everything else stays a call into respec's device math
+/// library (runtime/cpu), which implements all of libdevice.
+static const llvm::StringMap<StringRef> &libdeviceIntrinsics() {
+  static const llvm::StringMap<StringRef> map = {
+      {"__nv_sqrtf", "llvm.sqrt.f32"},     {"__nv_sqrt", "llvm.sqrt.f64"},
+      {"__nv_fabsf", "llvm.fabs.f32"},     {"__nv_fabs", "llvm.fabs.f64"},
+      {"__nv_floorf", "llvm.floor.f32"},   {"__nv_floor", "llvm.floor.f64"},
+      {"__nv_ceilf", "llvm.ceil.f32"},     {"__nv_ceil", "llvm.ceil.f64"},
+      {"__nv_truncf", "llvm.trunc.f32"},   {"__nv_trunc", "llvm.trunc.f64"},
+      {"__nv_rintf", "llvm.rint.f32"},     {"__nv_rint", "llvm.rint.f64"},
+      {"__nv_nearbyintf", "llvm.nearbyint.f32"},
+      {"__nv_nearbyint", "llvm.nearbyint.f64"},
+      {"__nv_roundf", "llvm.round.f32"},   {"__nv_round", "llvm.round.f64"},
+      {"__nv_fminf", "llvm.minnum.f32"},   {"__nv_fmin", "llvm.minnum.f64"},
+      {"__nv_fmaxf", "llvm.maxnum.f32"},   {"__nv_fmax", "llvm.maxnum.f64"},
+      {"__nv_fmaf", "llvm.fma.f32"},       {"__nv_fma", "llvm.fma.f64"},
+      {"__nv_copysignf", "llvm.copysign.f32"},
+      {"__nv_copysign", "llvm.copysign.f64"},
+      {"__nv_sinf", "llvm.sin.f32"},       {"__nv_sin", "llvm.sin.f64"},
+      {"__nv_cosf", "llvm.cos.f32"},       {"__nv_cos", "llvm.cos.f64"},
+      {"__nv_expf", "llvm.exp.f32"},       {"__nv_exp", "llvm.exp.f64"},
+      {"__nv_exp2f", "llvm.exp2.f32"},     {"__nv_exp2", "llvm.exp2.f64"},
+      {"__nv_logf", "llvm.log.f32"},       {"__nv_log", "llvm.log.f64"},
+      {"__nv_log2f", "llvm.log2.f32"},     {"__nv_log2", "llvm.log2.f64"},
+      {"__nv_log10f", "llvm.log10.f32"},   {"__nv_log10", "llvm.log10.f64"},
+      {"__nv_powf", "llvm.pow.f32"},       {"__nv_pow", "llvm.pow.f64"},
+      {"__nv_fast_expf", "llvm.exp.f32"},  {"__nv_fast_exp10f", "llvm.exp10.f32"},
+      {"__nv_fast_logf", "llvm.log.f32"},  {"__nv_fast_log2f", "llvm.log2.f32"},
+      {"__nv_fast_log10f", "llvm.log10.f32"},
+      {"__nv_fast_sinf", "llvm.sin.f32"},  {"__nv_fast_cosf", "llvm.cos.f32"},
+      {"__nv_fast_powf", "llvm.pow.f32"},
+      {"__nv_popc", "llvm.ctpop.i32"},     {"__nv_brev", "llvm.bitreverse.i32"},
+      {"__nv_brevll", "llvm.bitreverse.i64"},
+      {"__nv_min", "llvm.smin.i32"},       {"__nv_max", "llvm.smax.i32"},
+      {"__nv_umin", "llvm.umin.i32"},      {"__nv_umax", "llvm.umax.i32"},
+      {"__nv_llmin", "llvm.smin.i64"},     {"__nv_llmax", "llvm.smax.i64"},
+      {"__nv_ullmin", "llvm.umin.i64"},    {"__nv_ullmax", "llvm.umax.i64"},
+  };
+  return map;
+}
+
+/// The kind of a device feature, by the NVVM op or intrinsic that expresses
+/// it.
+enum class DeviceFeature { Barrier, Warp, Fence, Clock, GlobalTimer, Other };
+
+static DeviceFeature classifyNVVM(StringRef name) {
+  if (name.contains("membar") || name.contains("memory.barrier") ||
+      name.starts_with("fence"))
+    return DeviceFeature::Fence;
+  if (name.contains("bar.warp") || name.contains("shfl") ||
+      name.contains("vote") || name.contains("match") ||
+      name.contains("redux") || name.contains("activemask") ||
+      name.contains("elect"))
+    return DeviceFeature::Warp;
+  if (name.contains("barrier") || name.starts_with("bar."))
+    return DeviceFeature::Barrier;
+  if (name.contains("sreg.clock"))
+    return DeviceFeature::Clock;
+  if (name.contains("globaltimer"))
+    return DeviceFeature::GlobalTimer;
+  return DeviceFeature::Other;
+}
+
+/// Returns the CUDA-level name of the kernel whose per-thread function (or
+/// any other function) contains `op`, for diagnostics.
+static std::string userFunctionName(Operation *op) {
+  auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+  if (!func)
+    return "<unknown>";
+  StringRef name = func.getSymName();
+  if (auto kernel = func->getAttrOfType<StringAttr>(kThreadFunctionOfAttr))
+    name = kernel.getValue();
+  return llvm::demangle(name.str());
+}
+
+static LLVM::LLVMFuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
+                                               Type result) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name,
+                                  LLVM::LLVMFunctionType::get(result, {}));
+}
+
+/// Replaces `op` (a clock or timer read) by a call to the runtime, truncated
+/// to the width the op produced.
+static void replaceWithTimerCall(Operation *op, StringRef runtimeFunction) {
+  auto module = op->getParentOfType<ModuleOp>();
+  OpBuilder builder(op);
+  Type i64 = builder.getI64Type();
+  LLVM::LLVMFuncOp callee = declareRuntimeFunction(module, runtimeFunction, i64);
+  Value value =
+      LLVM::CallOp::create(builder, op->getLoc(), callee, ValueRange{})
+          .getResult();
+  Type resultType = op->getResult(0).getType();
+  if (resultType != i64)
+    value = LLVM::TruncOp::create(builder, op->getLoc(), resultType, value);
+  op->getResult(0).replaceAllUsesWith(value);
+  op->erase();
+}
+
+static void replaceWithFence(Operation *op) {
+  OpBuilder builder(op);
+  LLVM::FenceOp::create(builder, op->getLoc(), LLVM::AtomicOrdering::seq_cst);
+  for (Value result : op->getResults())
+    if (!result.use_empty())
+      return;
+  op->erase();
+}
+
+/// Lowers one NVVM op or intrinsic call named `name`; fails with a diagnostic
+/// for features the CPU back end does not have.
+static LogicalResult lowerNVVMFeature(Operation *op, StringRef name,
+                                      StringRef userSpelling) {
+  switch (classifyNVVM(name)) {
+  case DeviceFeature::Fence:
+    replaceWithFence(op);
+    return success();
+  case DeviceFeature::Clock:
+    replaceWithTimerCall(op, "__respec_clock64");
+    return success();
+  case DeviceFeature::GlobalTimer:
+    replaceWithTimerCall(op, "__respec_globaltimer_ns");
+    return success();
+  case DeviceFeature::Barrier:
+    return op->emitError()
+           << "kernel '" << userFunctionName(op)
+           << "' uses a block barrier (__syncthreads); the CPU back end does "
+              "not support barriers yet";
+  case DeviceFeature::Warp:
+    return op->emitError()
+           << "kernel '" << userFunctionName(op)
+           << "' uses a warp-level primitive (" << userSpelling
+           << "); the CPU back end does not support warp primitives yet";
+  case DeviceFeature::Other:
+    return op->emitError() << "kernel '" << userFunctionName(op)
+                           << "' uses the device intrinsic '" << userSpelling
+                           << "', which respec does not support on the CPU";
+  }
+  llvm_unreachable("covered switch");
+}
+
+static void lowerLibdeviceCall(LLVM::CallOp call) {
+  std::optional<StringRef> callee = call.getCallee();
+  if (!callee)
+    return;
+  auto it = libdeviceIntrinsics().find(*callee);
+  if (it == libdeviceIntrinsics().end())
+    return;
+  OpBuilder builder(call);
+  auto fastmath = call.getFastmathFlagsAttr();
+  if (!fastmath)
+    fastmath = LLVM::FastmathFlagsAttr::get(call.getContext(),
+                                            LLVM::FastmathFlags::none);
+  auto intrinsic = LLVM::CallIntrinsicOp::create(
+      builder, call.getLoc(), call.getResultTypes(),
+      builder.getStringAttr(it->second), call.getArgOperands(), fastmath);
+  call->replaceAllUsesWith(intrinsic->getResults());
+  call.erase();
+}
+
+/// NVPTX function attributes (target CPU sm_XX, PTX features) would be
+/// misread by the CPU code generator, and `convergent` only restrains
+/// optimizations that are legal on the CPU.
+static void dropNVPTXAttributes(LLVM::LLVMFuncOp func) {
+  func.setTargetCpuAttr(nullptr);
+  func.setTargetFeaturesAttr(nullptr);
+  func.setConvergent(false);
+  if (ArrayAttr passthrough = func.getPassthroughAttr()) {
+    SmallVector<Attribute> kept;
+    for (Attribute attr : passthrough) {
+      auto pair = dyn_cast<ArrayAttr>(attr);
+      auto key = pair ? dyn_cast<StringAttr>(pair[0]) : StringAttr();
+      if (key && (key.getValue() == "target-cpu" ||
+                  key.getValue() == "target-features"))
+        continue;
+      kept.push_back(attr);
+    }
+    func.setPassthroughAttr(ArrayAttr::get(func.getContext(), kept));
+  }
+}
+
+/// CUDA's device-side `vprintf` and `__assertfail` have respec runtime
+/// implementations under reserved names: the C library's `vprintf` takes a
+/// va_list, not CUDA's packed argument buffer.
+static void renameRuntimeServices(ModuleOp module) {
+  static constexpr std::pair<StringLiteral, StringLiteral> renames[] = {
+      {"vprintf", "__respec_vprintf"},
+      {"__assertfail", "__respec_assertfail"},
+  };
+  for (auto [cudaName, respecName] : renames) {
+    auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(cudaName);
+    if (!func || !func.isExternal())
+      continue;
+    auto newName = StringAttr::get(module.getContext(), respecName);
+    if (failed(SymbolTable::replaceAllSymbolUses(func, newName, module)))
+      continue;
+    func.setSymName(respecName);
+  }
+}
+
+/// NVPTX synchronization scopes ("block", "device", ...) have no meaning on
+/// the CPU; system scope is at least as strong.
+static void widenSyncScope(Operation *op) {
+  if (op->hasAttr("syncscope"))
+    op->removeAttr("syncscope");
+}
+
+namespace {
+struct LowerDeviceIntrinsicsToCPUPass
+    : public respec::impl::LowerDeviceIntrinsicsToCPUPassBase<
+          LowerDeviceIntrinsicsToCPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    renameRuntimeServices(module);
+    bool failedAny = false;
+    SmallVector<Operation *> worklist;
+    module.walk([&](Operation *op) { worklist.push_back(op); });
+    for (Operation *op : worklist) {
+      if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
+        dropNVPTXAttributes(func);
+        continue;
+      }
+      if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+        call.setConvergent(false);
+        lowerLibdeviceCall(call);
+        continue;
+      }
+      if (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp, LLVM::FenceOp,
+              LLVM::LoadOp, LLVM::StoreOp>(op)) {
+        widenSyncScope(op);
+        continue;
+      }
+      if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+        StringRef name = intrinsic.getIntrin();
+        if (name.starts_with("llvm.nvvm."))
+          failedAny |= failed(lowerNVVMFeature(op, name, name));
+        continue;
+      }
+      if (isa<NVVM::NVVMDialect>(op->getDialect()))
+        failedAny |= failed(lowerNVVMFeature(
+            op, op->getName().stripDialect(), op->getName().getStringRef()));
+    }
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,70 @@
+//===- SerializeThreadLoops.cpp - Thread loops as counted loop nests ------===//
+//
+// On the CPU one OpenMP thread runs a whole GPU block, so the loop over the
+// block's threads becomes an ordinary counted loop nest. Without barriers the
+// iterations of a thread loop are independent, so any order is correct; x
+// innermost keeps consecutive threads' accesses consecutive in memory, which
+// is what LLVM's loop vectorizer needs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Transforms/Attributes.h"
+#include "respec/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::respec {
+#define GEN_PASS_DEF_SERIALIZETHREADLOOPSPASS
+#include "respec/Transforms/Passes.h.inc"
+} // namespace mlir::respec
+
+using namespace mlir;
+using namespace mlir::respec;
+
+static bool isThreadLoop(scf::ParallelOp loop) {
+  auto level = loop->getAttrOfType<StringAttr>(kParallelLevelAttr);
+  return level && level.getValue() == kBlockLevel;
+}
+
+/// Replaces `loop` by a nest of scf.for, its first dimension outermost.
+/// Fails (leaving the loop alone) when the loop has reductions.
+LogicalResult serializeParallelLoop(scf::ParallelOp loop) {
+  if (loop.getNumReductions() != 0)
+    return loop.emitOpError("thread loop with reductions cannot be serialized");
+  OpBuilder builder(loop);
+  Location loc = loop.getLoc();
+  SmallVector<Value> inductionVars;
+  Block *innermost = nullptr;
+  for (auto [lower, upper, step] : llvm::zip(
+           loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+    auto forOp = scf::ForOp::create(builder, loc, lower, upper, step);
+    inductionVars.push_back(forOp.getInductionVar());
+    innermost = forOp.getBody();
+    builder.setInsertionPoint(innermost->getTerminator());
+  }
+  Block *body = loop.getBody();
+  for (auto [arg, iv] : llvm::zip(body->getArguments(), inductionVars))
+    arg.replaceAllUsesWith(iv);
+  innermost->getOperations().splice(innermost->getTerminator()->getIterator(),
+                                    body->getOperations(), body->begin(),
+                                    std::prev(body->end()));
+  loop.erase();
+  return success();
+}
+
+namespace {
+struct SerializeThreadLoopsPass
+    : public respec::impl::SerializeThreadLoopsPassBase<SerializeThreadLoopsPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ParallelOp> loops;
+    getOperation().walk([&](scf::ParallelOp loop) {
+      if (isThreadLoop(loop))
+        loops.push_back(loop);
+    });
+    for (scf::ParallelOp loop : loops)
+      if (failed(serializeParallelLoop(loop)))
+        return signalPassFailure();
+  }
+};
+} // namespace

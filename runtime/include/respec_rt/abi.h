@@ -1,0 +1,94 @@
+//===- abi.h - Contract between respec-compiled code and the runtime ------===//
+//
+// respec compiles every CUDA translation unit into one host object. Its device
+// part (kernels lowered for the CPU) is described by one `respec_module`
+// table. Clang's ordinary CUDA host code generation registers the translation
+// unit with `__cudaRegisterFatBinary(&wrapper)`; respec points the wrapper's
+// data field at the table instead of at a GPU fat binary, so the runtime finds
+// each kernel's launch function by the device-side (mangled) kernel name that
+// `__cudaRegisterFunction` passes, and each `__device__`/`__constant__`
+// variable by the name `__cudaRegisterVar` passes.
+//
+// This header is plain C so that both the C++ runtime and the compiler (which
+// emits the table as LLVM IR) agree on one layout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RESPEC_RT_ABI_H
+#define RESPEC_RT_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// "RSPC" little endian: marks a fat-binary wrapper whose data is a
+/// respec_module rather than an NVIDIA fat binary.
+#define RESPEC_MODULE_MAGIC 0x43505352u
+#define RESPEC_MODULE_VERSION 1u
+
+/// Magic of clang's __cuda_fatbin_wrapper ({i32 magic, i32 version, ptr data,
+/// ptr unused}); the same value NVIDIA's toolchain uses.
+#define RESPEC_FATBIN_WRAPPER_MAGIC 0x466243b1u
+
+/// Runs a whole grid of one kernel on the calling host thread's OpenMP team:
+/// every block of (gridX, gridY, gridZ), each with (blockX, blockY, blockZ)
+/// threads, with `dynamicSharedBytes` of `extern __shared__` memory per block.
+/// `args[i]` points to the value of kernel parameter i (as cudaLaunchKernel's
+/// `args`). The launch parameters are validated by the runtime beforehand.
+typedef void (*respec_launch_fn)(uint32_t gridX, uint32_t gridY, uint32_t gridZ,
+                                 uint32_t blockX, uint32_t blockY,
+                                 uint32_t blockZ, uint64_t dynamicSharedBytes,
+                                 void **args);
+
+typedef struct respec_kernel_entry {
+  const char *name;           ///< device-side (mangled) kernel name
+  respec_launch_fn launch;    ///< runs the grid
+  uint64_t staticSharedBytes; ///< bytes of static __shared__ per block
+  uint32_t numParams;         ///< number of kernel parameters
+  uint32_t reserved;          ///< zero
+  const uint32_t *paramSizes; ///< size in bytes of each parameter's value
+} respec_kernel_entry;
+
+typedef struct respec_var_entry {
+  const char *name; ///< device-side (mangled) variable name
+  void *address;    ///< the device copy's storage
+  uint64_t size;    ///< bytes
+} respec_var_entry;
+
+typedef struct respec_module {
+  uint32_t magic;   ///< RESPEC_MODULE_MAGIC
+  uint32_t version; ///< RESPEC_MODULE_VERSION
+  uint32_t numKernels;
+  uint32_t numVars;
+  const respec_kernel_entry *kernels;
+  const respec_var_entry *vars;
+} respec_module;
+
+//===----------------------------------------------------------------------===//
+// Runtime entry points called by generated device code.
+//===----------------------------------------------------------------------===//
+
+/// Returns storage of at least `bytes` bytes, 64-byte aligned, for the shared
+/// memory of the block the calling host thread is about to run. The storage
+/// belongs to the calling host thread and is reused by its next block.
+void *__respec_shared_memory(uint64_t bytes);
+
+/// Device-side printf: `args` is the argument buffer clang builds for CUDA's
+/// vprintf (each argument aligned to its size, float promoted to double).
+int __respec_vprintf(const char *format, const char *args);
+
+/// Device-side assert failure (CUDA's __assertfail).
+void __respec_assertfail(const char *message, const char *file, uint32_t line,
+                         const char *function, uint64_t charSize);
+
+/// clock64(), clock() and %globaltimer on the CPU.
+uint64_t __respec_clock64(void);
+uint64_t __respec_globaltimer_ns(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // RESPEC_RT_ABI_H
