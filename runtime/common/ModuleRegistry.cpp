@@ -1,0 +1,252 @@
+//===- ModuleRegistry.cpp - __cudaRegister* and kernel/symbol lookup ------===//
+
+#include "ModuleRegistry.h"
+
+#include "Diagnostics.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace respec {
+namespace {
+
+/// The 16-byte wrapper clang emits around each translation unit's device code.
+struct FatBinaryWrapper {
+  uint32_t magic;
+  uint32_t version;
+  const void *data;
+  void *unused;
+};
+
+/// One translation unit's device code; `table` is null for a fat binary that
+/// respec did not produce (real GPU code, which cannot run here).
+struct RegisteredModule {
+  const respec_module *table = nullptr;
+};
+
+struct KernelRecord {
+  RegisteredModule *module;
+  std::string deviceName;
+  bool resolved = false;
+  KernelInfo info;
+};
+
+struct SymbolRecord {
+  RegisteredModule *module;
+  std::string deviceName;
+  size_t size;
+  bool resolved = false;
+  SymbolInfo info;
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::deque<RegisteredModule> modules; // stable addresses: handles point here
+  std::unordered_map<const void *, KernelRecord> kernels; // by host stub
+  std::unordered_map<const void *, SymbolRecord> symbols; // by host shadow
+};
+
+Registry &registry() {
+  // Never destroyed: module destructors and late launches may still use it
+  // while static objects are torn down at exit.
+  static Registry *instance = new Registry;
+  return *instance;
+}
+
+const respec_kernel_entry *findKernelEntry(const respec_module *table,
+                                           const std::string &name) {
+  if (!table)
+    return nullptr;
+  for (uint32_t i = 0; i < table->numKernels; ++i)
+    if (name == table->kernels[i].name)
+      return &table->kernels[i];
+  return nullptr;
+}
+
+const respec_var_entry *findVarEntry(const respec_module *table,
+                                     const std::string &name) {
+  if (!table)
+    return nullptr;
+  for (uint32_t i = 0; i < table->numVars; ++i)
+    if (name == table->vars[i].name)
+      return &table->vars[i];
+  return nullptr;
+}
+
+/// Looks in the registering module first, then in every module, because with
+/// separate compilation a kernel may be registered by one translation unit
+/// and defined in another; registration order across units is unspecified,
+/// hence the lookup happens at first use rather than at registration.
+template <typename Entry, typename Find>
+const Entry *findAnywhere(Registry &reg, RegisteredModule *home,
+                          const std::string &name, Find find) {
+  if (const Entry *entry = find(home->table, name))
+    return entry;
+  for (RegisteredModule &module : reg.modules)
+    if (const Entry *entry = find(module.table, name))
+      return entry;
+  return nullptr;
+}
+
+KernelRecord *findKernelRecord(Registry &reg, const void *hostStub) {
+  auto it = reg.kernels.find(hostStub);
+  if (it == reg.kernels.end())
+    return nullptr;
+  KernelRecord &record = it->second;
+  if (!record.resolved) {
+    record.info.entry = findAnywhere<respec_kernel_entry>(
+        reg, record.module, record.deviceName, findKernelEntry);
+    if (record.info.entry) {
+      uint64_t staticBytes = record.info.entry->staticSharedBytes;
+      record.info.maxDynamicSharedBytes =
+          staticBytes < 49152 ? 49152 - staticBytes : 0;
+    }
+    record.resolved = record.info.entry != nullptr;
+  }
+  return &record;
+}
+
+} // namespace
+
+const KernelInfo *lookupKernel(const void *hostStub, bool *foreignModule) {
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  *foreignModule = false;
+  KernelRecord *record = findKernelRecord(reg, hostStub);
+  if (!record)
+    return nullptr;
+  *foreignModule = record->module->table == nullptr;
+  return record->resolved ? &record->info : nullptr;
+}
+
+bool setKernelMaxDynamicShared(const void *hostStub, uint64_t bytes) {
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  KernelRecord *record = findKernelRecord(reg, hostStub);
+  if (!record || !record->resolved)
+    return false;
+  record->info.maxDynamicSharedBytes = bytes;
+  return true;
+}
+
+bool setKernelSharedCarveout(const void *hostStub, int carveout) {
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  KernelRecord *record = findKernelRecord(reg, hostStub);
+  if (!record || !record->resolved)
+    return false;
+  record->info.preferredSharedCarveout = carveout;
+  return true;
+}
+
+bool lookupSymbol(const void *symbol, SymbolInfo *info) {
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  auto it = reg.symbols.find(symbol);
+  if (it != reg.symbols.end()) {
+    SymbolRecord &record = it->second;
+    if (!record.resolved) {
+      const respec_var_entry *entry = findAnywhere<respec_var_entry>(
+          reg, record.module, record.deviceName, findVarEntry);
+      if (entry)
+        record.info = {entry->address, static_cast<size_t>(entry->size)};
+      record.resolved = entry != nullptr;
+    }
+    *info = record.info;
+    return record.resolved;
+  }
+  // Also accept the device copy's own address (from cudaGetSymbolAddress).
+  for (RegisteredModule &module : reg.modules) {
+    if (!module.table)
+      continue;
+    for (uint32_t i = 0; i < module.table->numVars; ++i) {
+      const respec_var_entry &var = module.table->vars[i];
+      if (var.address == symbol) {
+        *info = {var.address, static_cast<size_t>(var.size)};
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+} // namespace respec
+
+using namespace respec;
+
+extern "C" void **__cudaRegisterFatBinary(void *wrapperPtr) {
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  reg.modules.emplace_back();
+  RegisteredModule &module = reg.modules.back();
+  const auto *wrapper = static_cast<const FatBinaryWrapper *>(wrapperPtr);
+  const auto *table =
+      wrapper ? static_cast<const respec_module *>(wrapper->data) : nullptr;
+  if (wrapper && wrapper->magic == RESPEC_FATBIN_WRAPPER_MAGIC && table &&
+      table->magic == RESPEC_MODULE_MAGIC &&
+      table->version == RESPEC_MODULE_VERSION)
+    module.table = table;
+  else if (verboseErrors())
+    warnAlways("__cudaRegisterFatBinary: not a respec module (GPU code "
+               "compiled by another compiler?); its kernels cannot run");
+  return reinterpret_cast<void **>(&module);
+}
+
+extern "C" void __cudaRegisterFatBinaryEnd(void **) {}
+
+extern "C" void __cudaUnregisterFatBinary(void **) {
+  // Runs at exit: let queued work (and its device printf output) finish
+  // while the program's code and data are still intact.
+  cudaDeviceSynchronize();
+}
+
+extern "C" void __cudaRegisterFunction(void **handle, const char *hostFun,
+                                       char *, const char *deviceName, int,
+                                       uint3 *, uint3 *, dim3 *, dim3 *,
+                                       int *) {
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  KernelRecord record{reinterpret_cast<RegisteredModule *>(handle),
+                      deviceName};
+  reg.kernels.insert_or_assign(static_cast<const void *>(hostFun),
+                               std::move(record));
+}
+
+extern "C" void __cudaRegisterVar(void **handle, char *hostVar, char *,
+                                  const char *deviceName, int, size_t size,
+                                  int, int) {
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  SymbolRecord record{reinterpret_cast<RegisteredModule *>(handle),
+                      deviceName, size};
+  reg.symbols.insert_or_assign(static_cast<const void *>(hostVar),
+                               std::move(record));
+}
+
+/// Host code reaches a __managed__ variable through a pointer that the
+/// runtime sets; pointing it at the device copy makes host and device share
+/// one object, which is what managed memory means on a CPU.
+extern "C" void __cudaRegisterManagedVar(void **handle, void **hostVarPtr,
+                                         char *, const char *deviceName, int,
+                                         size_t size, int, int) {
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  auto *module = reinterpret_cast<RegisteredModule *>(handle);
+  const respec_var_entry *entry = findVarEntry(module->table, deviceName);
+  if (!entry) {
+    warnAlways("__managed__ variable '%s' has no device copy in its module; "
+               "host accesses to it are unsupported",
+               deviceName);
+    return;
+  }
+  *hostVarPtr = entry->address;
+  SymbolRecord record{module, deviceName, size, true,
+                      {entry->address, static_cast<size_t>(entry->size)}};
+  reg.symbols.insert_or_assign(static_cast<const void *>(hostVarPtr),
+                               std::move(record));
+}

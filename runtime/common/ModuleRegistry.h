@@ -1,0 +1,52 @@
+//===- ModuleRegistry.h - Kernels and device variables of the program -----===//
+//
+// Clang's CUDA module constructors register each translation unit's device
+// code (__cudaRegisterFatBinary), its kernels (__cudaRegisterFunction: host
+// stub -> device name) and its device variables (__cudaRegisterVar: host
+// shadow -> device name). For respec the "fat binary" is a respec_module table
+// (abi.h) holding each kernel's launch function and each variable's storage.
+// This registry answers "which kernel does this host stub launch" and "where
+// is the device copy of this symbol", resolving names lazily on first use.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RESPEC_RUNTIME_COMMON_MODULEREGISTRY_H
+#define RESPEC_RUNTIME_COMMON_MODULEREGISTRY_H
+
+#include "respec_rt/abi.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace respec {
+
+/// A kernel as the runtime launches it.
+struct KernelInfo {
+  const respec_kernel_entry *entry = nullptr;
+  /// Largest dynamic shared memory a launch may request; CUDA's default is
+  /// 48 KiB minus the static shared memory, raised per kernel with
+  /// cudaFuncAttributeMaxDynamicSharedMemorySize.
+  uint64_t maxDynamicSharedBytes = 0;
+  int preferredSharedCarveout = -1;
+};
+
+/// Where a host stub's kernel is: null when `hostStub` was never registered
+/// or its module has no kernel of that name. Sets `*foreignModule` when the
+/// stub belongs to a fat binary that is not a respec module (GPU code).
+const KernelInfo *lookupKernel(const void *hostStub, bool *foreignModule);
+
+/// Raises the dynamic shared memory limit of the kernel of `hostStub`.
+bool setKernelMaxDynamicShared(const void *hostStub, uint64_t bytes);
+bool setKernelSharedCarveout(const void *hostStub, int carveout);
+
+/// The device copy of a registered __device__/__constant__ variable, given
+/// either its host shadow's address or the device copy's address.
+struct SymbolInfo {
+  void *deviceAddress = nullptr;
+  size_t size = 0;
+};
+bool lookupSymbol(const void *symbol, SymbolInfo *info);
+
+} // namespace respec
+
+#endif // RESPEC_RUNTIME_COMMON_MODULEREGISTRY_H

@@ -1,0 +1,52 @@
+//===- Allocations.h - What the runtime knows about each pointer ----------===//
+//
+// On the CPU device, device, pinned-host and managed memory are all ordinary
+// host memory. The runtime still tracks which allocation API produced each
+// block, because CUDA programs observe it: cudaFree of a pointer that
+// cudaMalloc did not return fails, cudaPointerGetAttributes reports a type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RESPEC_RUNTIME_CPU_ALLOCATIONS_H
+#define RESPEC_RUNTIME_CPU_ALLOCATIONS_H
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace respec {
+namespace cpu {
+
+enum class AllocationKind {
+  Device,         ///< cudaMalloc, cudaMallocPitch, cudaMalloc3D
+  Managed,        ///< cudaMallocManaged
+  PinnedHost,     ///< cudaMallocHost, cudaHostAlloc
+  RegisteredHost, ///< cudaHostRegister (memory owned by the program)
+};
+
+struct Allocation {
+  void *base = nullptr;
+  size_t size = 0;
+  AllocationKind kind = AllocationKind::Device;
+  unsigned flags = 0;
+};
+
+/// Allocates `size` bytes (at least 1) aligned like cudaMalloc's (256 bytes)
+/// and records it; null when out of memory.
+void *allocate(size_t size, AllocationKind kind, unsigned flags);
+
+/// Frees the allocation starting exactly at `ptr` if it has kind `kind`
+/// (Device and Managed are interchangeable, as for cudaFree).
+bool release(void *ptr, AllocationKind kind);
+
+/// Records or forgets a program-owned range (cudaHostRegister).
+bool registerRange(void *ptr, size_t size, unsigned flags);
+bool unregisterRange(void *ptr);
+
+/// The allocation containing `ptr`, if any.
+bool findAllocation(const void *ptr, Allocation *found);
+
+} // namespace cpu
+} // namespace respec
+
+#endif // RESPEC_RUNTIME_CPU_ALLOCATIONS_H

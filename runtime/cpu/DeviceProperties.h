@@ -1,0 +1,25 @@
+//===- DeviceProperties.h - The CPU described as a CUDA device ------------===//
+
+#ifndef RESPEC_RUNTIME_CPU_DEVICEPROPERTIES_H
+#define RESPEC_RUNTIME_CPU_DEVICEPROPERTIES_H
+
+#include <cuda_runtime_api.h>
+
+namespace respec {
+namespace cpu {
+
+/// Per-block shared memory available without and with opting in
+/// (cudaFuncAttributeMaxDynamicSharedMemorySize), as on an sm_80 GPU.
+constexpr size_t sharedMemPerBlockDefault = 49152;
+constexpr size_t sharedMemPerBlockOptin = 101376;
+
+/// The one device's properties, computed once from the machine.
+const cudaDeviceProp &deviceProperties();
+
+/// CPU clock in kHz (cudaDevAttrClockRate).
+int cpuClockKHz();
+
+} // namespace cpu
+} // namespace respec
+
+#endif // RESPEC_RUNTIME_CPU_DEVICEPROPERTIES_H

@@ -1,0 +1,95 @@
+//===- DeviceRuntime.cpp - Services generated device code calls -----------===//
+//
+// Shared memory, assert, clocks (abi.h). Device printf is in DevicePrintf.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec_rt/abi.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+namespace {
+
+/// One block's shared memory per host thread. Generated code asks for it at
+/// the start of each block it runs on this thread, so the buffer only grows.
+class SharedMemoryArena {
+public:
+  ~SharedMemoryArena() { release(); }
+
+  void *get(uint64_t bytes) {
+    if (bytes > capacity) {
+      release();
+      // Grow geometrically so a sequence of growing kernels reallocates
+      // only a few times.
+      uint64_t wanted = capacity * 2 > bytes ? capacity * 2 : bytes;
+      wanted = (wanted + alignment - 1) / alignment * alignment;
+      buffer = ::operator new(wanted, std::align_val_t(alignment));
+      capacity = wanted;
+    }
+    // Never hand out null, even for kernels without shared memory.
+    if (!buffer) {
+      buffer = ::operator new(alignment, std::align_val_t(alignment));
+      capacity = alignment;
+    }
+    return buffer;
+  }
+
+private:
+  static constexpr uint64_t alignment = 64;
+
+  void release() {
+    if (buffer)
+      ::operator delete(buffer, std::align_val_t(alignment));
+    buffer = nullptr;
+    capacity = 0;
+  }
+
+  void *buffer = nullptr;
+  uint64_t capacity = 0;
+};
+
+thread_local SharedMemoryArena sharedMemory;
+
+} // namespace
+
+extern "C" void *__respec_shared_memory(uint64_t bytes) {
+  return sharedMemory.get(bytes);
+}
+
+extern "C" void __respec_assertfail(const char *message, const char *file,
+                                    uint32_t line, const char *function,
+                                    uint64_t) {
+  // CUDA's device assert message format; the CPU has no way to report the
+  // failing block and thread after the fact, so the process stops here.
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s:%u: %s: Assertion `%s` failed.\n",
+               file ? file : "<unknown>", line,
+               function ? function : "<unknown>",
+               message ? message : "<unknown>");
+  std::fflush(stderr);
+  std::abort();
+}
+
+extern "C" uint64_t __respec_clock64(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  return __rdtsc();
+#else
+  return static_cast<uint64_t>(
+      std::chrono::steady_clock::now().time_since_epoch().count());
+#endif
+}
+
+extern "C" uint64_t __respec_globaltimer_ns(void) {
+  // %globaltimer counts nanoseconds since an unspecified epoch.
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count());
+}

@@ -1,0 +1,254 @@
+//===- Launch.cpp - Kernel launches, function attributes, occupancy -------===//
+
+#include "../common/Diagnostics.h"
+#include "../common/ModuleRegistry.h"
+#include "DeviceProperties.h"
+#include "Streams.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <vector>
+
+using namespace respec;
+using namespace respec::cpu;
+
+namespace {
+
+/// The kernel's arguments copied at launch time: the caller's `args` point
+/// into its own stack frame, which is gone by the time the queued launch
+/// runs. Each value gets a 16-byte aligned slot (enough for any CUDA type).
+class KernelArguments {
+public:
+  KernelArguments(const respec_kernel_entry &kernel, void **args) {
+    size_t total = 0;
+    for (uint32_t i = 0; i < kernel.numParams; ++i)
+      total += slotSize(kernel.paramSizes[i]);
+    storage.reset(static_cast<char *>(
+        ::operator new(total ? total : slotAlignment,
+                       std::align_val_t(slotAlignment))));
+    char *slot = storage.get();
+    for (uint32_t i = 0; i < kernel.numParams; ++i) {
+      std::memcpy(slot, args[i], kernel.paramSizes[i]);
+      pointers.push_back(slot);
+      slot += slotSize(kernel.paramSizes[i]);
+    }
+  }
+
+  void **data() { return pointers.empty() ? nullptr : pointers.data(); }
+
+private:
+  static constexpr size_t slotAlignment = 16;
+  static size_t slotSize(size_t bytes) {
+    return (bytes + slotAlignment - 1) / slotAlignment * slotAlignment;
+  }
+  struct AlignedDelete {
+    void operator()(char *p) const {
+      ::operator delete(p, std::align_val_t(slotAlignment));
+    }
+  };
+  std::unique_ptr<char, AlignedDelete> storage;
+  std::vector<void *> pointers;
+};
+
+/// CUDA's per-dimension and total limits of a launch (sm_80).
+bool isValidGeometry(dim3 grid, dim3 block) {
+  const cudaDeviceProp &p = deviceProperties();
+  if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+    return false;
+  if (block.x > unsigned(p.maxThreadsDim[0]) ||
+      block.y > unsigned(p.maxThreadsDim[1]) ||
+      block.z > unsigned(p.maxThreadsDim[2]))
+    return false;
+  uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  if (threads > uint64_t(p.maxThreadsPerBlock))
+    return false;
+  return grid.x <= unsigned(p.maxGridSize[0]) &&
+         grid.y <= unsigned(p.maxGridSize[1]) &&
+         grid.z <= unsigned(p.maxGridSize[2]);
+}
+
+/// The kernel of `func`, or an error naming `call`.
+cudaError_t findKernel(const void *func, const char *call,
+                       const KernelInfo **kernel) {
+  bool foreign = false;
+  *kernel = func ? lookupKernel(func, &foreign) : nullptr;
+  if (*kernel)
+    return cudaSuccess;
+  if (foreign)
+    return reportError(cudaErrorNoKernelImageForDevice, call,
+                       "kernel %p was compiled for a GPU, not by respec",
+                       func);
+  return reportError(cudaErrorInvalidDeviceFunction, call,
+                     "%p is not a registered kernel", func);
+}
+
+cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
+                         size_t sharedMem, cudaStream_t stream,
+                         const char *call) {
+  const KernelInfo *kernel = nullptr;
+  cudaError_t status = findKernel(func, call, &kernel);
+  if (status != cudaSuccess)
+    return status;
+  if (!isValidGeometry(grid, block))
+    return reportError(cudaErrorInvalidConfiguration, call,
+                       "grid (%u,%u,%u) block (%u,%u,%u)", grid.x, grid.y,
+                       grid.z, block.x, block.y, block.z);
+  if (sharedMem > kernel->maxDynamicSharedBytes)
+    return reportError(cudaErrorInvalidValue, call,
+                       "%zu bytes of dynamic shared memory exceed the "
+                       "kernel's limit of %llu",
+                       sharedMem,
+                       (unsigned long long)kernel->maxDynamicSharedBytes);
+  const respec_kernel_entry &entry = *kernel->entry;
+  if (entry.numParams && !args)
+    return reportError(cudaErrorInvalidValue, call, "null argument array");
+  auto arguments = std::make_shared<KernelArguments>(entry, args);
+  respec_launch_fn launch = entry.launch;
+  return enqueueOnStream(stream, call, [=] {
+    launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
+           arguments->data());
+  });
+}
+
+/// Resident blocks of `blockSize` threads using `sharedBytes` of shared
+/// memory per block on one multiprocessor of an sm_80 GPU.
+int residentBlocksPerMultiprocessor(int blockSize, size_t sharedBytes) {
+  const cudaDeviceProp &p = deviceProperties();
+  if (blockSize > p.maxThreadsPerBlock)
+    return 0;
+  int warps = (blockSize + p.warpSize - 1) / p.warpSize;
+  int byThreads = p.maxThreadsPerMultiProcessor / (warps * p.warpSize);
+  int blocks = std::min(p.maxBlocksPerMultiProcessor, byThreads);
+  if (sharedBytes) {
+    size_t perBlock = sharedBytes + p.reservedSharedMemPerBlock;
+    blocks = std::min<int>(blocks, int(p.sharedMemPerMultiprocessor / perBlock));
+  }
+  return blocks;
+}
+
+} // namespace
+
+extern "C" cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim,
+                                        dim3 blockDim, void **args,
+                                        size_t sharedMem,
+                                        cudaStream_t stream) {
+  return launchKernel(func, gridDim, blockDim, args, sharedMem, stream,
+                      "cudaLaunchKernel");
+}
+
+extern "C" cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+                                             const void *func) {
+  const KernelInfo *kernel = nullptr;
+  if (!attr)
+    return reportError(cudaErrorInvalidValue, "cudaFuncGetAttributes");
+  cudaError_t status = findKernel(func, "cudaFuncGetAttributes", &kernel);
+  if (status != cudaSuccess)
+    return status;
+  std::memset(attr, 0, sizeof(*attr));
+  attr->sharedSizeBytes = kernel->entry->staticSharedBytes;
+  attr->maxThreadsPerBlock = deviceProperties().maxThreadsPerBlock;
+  // Registers are not a CPU resource; report a count that never limits
+  // occupancy (64K registers / 1024 threads = 64).
+  attr->numRegs = 32;
+  attr->ptxVersion = 80;
+  attr->binaryVersion = 80;
+  attr->maxDynamicSharedSizeBytes =
+      static_cast<int>(kernel->maxDynamicSharedBytes);
+  attr->preferredShmemCarveout = kernel->preferredSharedCarveout;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaFuncSetAttribute(const void *func,
+                                            enum cudaFuncAttribute attr,
+                                            int value) {
+  const char *call = "cudaFuncSetAttribute";
+  const KernelInfo *kernel = nullptr;
+  cudaError_t status = findKernel(func, call, &kernel);
+  if (status != cudaSuccess)
+    return status;
+  switch (attr) {
+  case cudaFuncAttributeMaxDynamicSharedMemorySize: {
+    uint64_t staticBytes = kernel->entry->staticSharedBytes;
+    if (value < 0 || staticBytes + uint64_t(value) > sharedMemPerBlockOptin)
+      return reportError(cudaErrorInvalidValue, call,
+                         "%d bytes of dynamic shared memory exceed the "
+                         "opt-in limit", value);
+    setKernelMaxDynamicShared(func, uint64_t(value));
+    return cudaSuccess;
+  }
+  case cudaFuncAttributePreferredSharedMemoryCarveout:
+    if (value < -1 || value > 100)
+      return reportError(cudaErrorInvalidValue, call);
+    setKernelSharedCarveout(func, value);
+    return cudaSuccess;
+  default:
+    return reportError(cudaErrorInvalidValue, call,
+                       "attribute %d (thread block clusters) is not "
+                       "supported by respec",
+                       static_cast<int>(attr));
+  }
+}
+
+extern "C" cudaError_t cudaFuncSetCacheConfig(const void *func,
+                                              enum cudaFuncCache config) {
+  const KernelInfo *kernel = nullptr;
+  cudaError_t status = findKernel(func, "cudaFuncSetCacheConfig", &kernel);
+  if (status != cudaSuccess)
+    return status;
+  if (config < cudaFuncCachePreferNone || config > cudaFuncCachePreferEqual)
+    return reportError(cudaErrorInvalidValue, "cudaFuncSetCacheConfig");
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaFuncSetSharedMemConfig(const void *func,
+                                                  enum cudaSharedMemConfig config) {
+  const KernelInfo *kernel = nullptr;
+  cudaError_t status = findKernel(func, "cudaFuncSetSharedMemConfig", &kernel);
+  if (status != cudaSuccess)
+    return status;
+  if (config < cudaSharedMemBankSizeDefault ||
+      config > cudaSharedMemBankSizeEightByte)
+    return reportError(cudaErrorInvalidValue, "cudaFuncSetSharedMemConfig");
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize,
+    unsigned int flags) {
+  const char *call = "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
+  const KernelInfo *kernel = nullptr;
+  if (!numBlocks || blockSize <= 0 ||
+      (flags & ~unsigned(cudaOccupancyDisableCachingOverride)))
+    return reportError(cudaErrorInvalidValue, call);
+  cudaError_t status = findKernel(func, call, &kernel);
+  if (status != cudaSuccess)
+    return status;
+  *numBlocks = residentBlocksPerMultiprocessor(
+      blockSize, kernel->entry->staticSharedBytes + dynamicSMemSize);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+      numBlocks, func, blockSize, dynamicSMemSize, cudaOccupancyDefault);
+}
+
+extern "C" cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(
+    size_t *dynamicSmemSize, const void *func, int numBlocks, int blockSize) {
+  const char *call = "cudaOccupancyAvailableDynamicSMemPerBlock";
+  const KernelInfo *kernel = nullptr;
+  if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
+    return reportError(cudaErrorInvalidValue, call);
+  cudaError_t status = findKernel(func, call, &kernel);
+  if (status != cudaSuccess)
+    return status;
+  const cudaDeviceProp &p = deviceProperties();
+  size_t perBlock = p.sharedMemPerMultiprocessor / size_t(numBlocks);
+  size_t overhead = p.reservedSharedMemPerBlock + kernel->entry->staticSharedBytes;
+  size_t available = perBlock > overhead ? perBlock - overhead : 0;
+  *dynamicSmemSize = std::min<size_t>(available, kernel->maxDynamicSharedBytes);
+  return cudaSuccess;
+}

@@ -1,0 +1,265 @@
+//===- Memcpy.cpp - cudaMemcpy* and symbol copies -------------------------===//
+//
+// All memory of the CPU device is host memory, so every copy kind is a
+// memmove; the kind is still validated as CUDA does. Asynchronous copies
+// that involve pageable (untracked) host memory complete before returning,
+// as CUDA documents for pageable transfers: programs may reuse the host
+// buffer as soon as the call returns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../common/Diagnostics.h"
+#include "../common/ModuleRegistry.h"
+#include "Allocations.h"
+#include "Streams.h"
+
+#include <cstring>
+
+using namespace respec;
+using namespace respec::cpu;
+
+namespace {
+
+bool isValidKind(cudaMemcpyKind kind) {
+  return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault;
+}
+
+bool isPageable(const void *ptr) {
+  Allocation found;
+  return !findAllocation(ptr, &found);
+}
+
+/// Describes one strided copy: `height * depth` rows of `width` bytes.
+struct PitchedCopy {
+  char *dst;
+  size_t dstPitch;
+  size_t dstSliceBytes;
+  const char *src;
+  size_t srcPitch;
+  size_t srcSliceBytes;
+  size_t width;
+  size_t height;
+  size_t depth;
+};
+
+void runPitchedCopy(const PitchedCopy &copy) {
+  for (size_t slice = 0; slice < copy.depth; ++slice)
+    for (size_t row = 0; row < copy.height; ++row)
+      std::memmove(copy.dst + slice * copy.dstSliceBytes + row * copy.dstPitch,
+                   copy.src + slice * copy.srcSliceBytes + row * copy.srcPitch,
+                   copy.width);
+}
+
+/// Queues (or, when `wait` or pageable memory demands it, runs) a copy.
+cudaError_t submitCopy(const PitchedCopy &copy, cudaStream_t stream,
+                       bool wait, const char *call) {
+  if (copy.width == 0 || copy.height == 0 || copy.depth == 0)
+    return isValidStream(stream)
+               ? cudaSuccess
+               : reportError(cudaErrorInvalidResourceHandle, call);
+  bool mustComplete = wait || isPageable(copy.dst) || isPageable(copy.src);
+  auto work = [copy] { runPitchedCopy(copy); };
+  return mustComplete ? runOnStreamAndWait(stream, call, work)
+                      : enqueueOnStream(stream, call, work);
+}
+
+cudaError_t copyLinear(void *dst, const void *src, size_t count,
+                       cudaMemcpyKind kind, cudaStream_t stream, bool wait,
+                       const char *call) {
+  if (!isValidKind(kind))
+    return reportError(cudaErrorInvalidMemcpyDirection, call, "kind %d",
+                       static_cast<int>(kind));
+  if (count && (!dst || !src))
+    return reportError(cudaErrorInvalidValue, call, "null pointer");
+  PitchedCopy copy{static_cast<char *>(dst), count, 0, static_cast<const char *>(src),
+                   count, 0, count, 1, 1};
+  return submitCopy(copy, stream, wait, call);
+}
+
+cudaError_t copy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                   size_t width, size_t height, cudaMemcpyKind kind,
+                   cudaStream_t stream, bool wait, const char *call) {
+  if (!isValidKind(kind))
+    return reportError(cudaErrorInvalidMemcpyDirection, call);
+  if (width > dpitch || width > spitch)
+    return reportError(cudaErrorInvalidPitchValue, call,
+                       "width %zu exceeds a pitch", width);
+  if (width && height && (!dst || !src))
+    return reportError(cudaErrorInvalidValue, call, "null pointer");
+  PitchedCopy copy{static_cast<char *>(dst), dpitch, 0,
+                   static_cast<const char *>(src), spitch, 0, width, height,
+                   1};
+  return submitCopy(copy, stream, wait, call);
+}
+
+cudaError_t copy3D(const cudaMemcpy3DParms *p, cudaStream_t stream,
+                   bool wait, const char *call) {
+  if (!p)
+    return reportError(cudaErrorInvalidValue, call);
+  if (p->srcArray || p->dstArray)
+    return reportError(cudaErrorNotSupported, call,
+                       "CUDA arrays are not supported by respec");
+  if (!isValidKind(p->kind))
+    return reportError(cudaErrorInvalidMemcpyDirection, call);
+  const cudaExtent &e = p->extent;
+  if (e.width > p->srcPtr.pitch || e.width > p->dstPtr.pitch)
+    return reportError(cudaErrorInvalidPitchValue, call);
+  if (e.width && e.height && e.depth && (!p->srcPtr.ptr || !p->dstPtr.ptr))
+    return reportError(cudaErrorInvalidValue, call, "null pointer");
+  // A pitched pointer's ysize is its slice height in rows.
+  size_t srcRows = p->srcPtr.ysize ? p->srcPtr.ysize : e.height;
+  size_t dstRows = p->dstPtr.ysize ? p->dstPtr.ysize : e.height;
+  size_t srcSlice = srcRows * p->srcPtr.pitch;
+  size_t dstSlice = dstRows * p->dstPtr.pitch;
+  const char *src = static_cast<const char *>(p->srcPtr.ptr) +
+                    p->srcPos.z * srcSlice + p->srcPos.y * p->srcPtr.pitch +
+                    p->srcPos.x;
+  char *dst = static_cast<char *>(p->dstPtr.ptr) + p->dstPos.z * dstSlice +
+              p->dstPos.y * p->dstPtr.pitch + p->dstPos.x;
+  PitchedCopy copy{dst,     p->dstPtr.pitch, dstSlice, src,     p->srcPtr.pitch,
+                   srcSlice, e.width,        e.height, e.depth};
+  return submitCopy(copy, stream, wait, call);
+}
+
+/// Resolves the device copy of `symbol` for `count` bytes at `offset`.
+cudaError_t symbolRange(const void *symbol, size_t count, size_t offset,
+                        char **address, const char *call) {
+  SymbolInfo info;
+  if (!lookupSymbol(symbol, &info))
+    return reportError(cudaErrorInvalidSymbol, call,
+                       "%p is not a registered __device__/__constant__ "
+                       "variable",
+                       symbol);
+  if (offset > info.size || count > info.size - offset)
+    return reportError(cudaErrorInvalidValue, call,
+                       "%zu bytes at offset %zu exceed the symbol's %zu bytes",
+                       count, offset, info.size);
+  *address = static_cast<char *>(info.deviceAddress) + offset;
+  return cudaSuccess;
+}
+
+cudaError_t copyToSymbol(const void *symbol, const void *src, size_t count,
+                         size_t offset, cudaMemcpyKind kind,
+                         cudaStream_t stream, bool wait, const char *call) {
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
+    return reportError(cudaErrorInvalidMemcpyDirection, call);
+  char *address = nullptr;
+  cudaError_t status = symbolRange(symbol, count, offset, &address, call);
+  if (status != cudaSuccess)
+    return status;
+  return copyLinear(address, src, count, kind, stream, wait, call);
+}
+
+cudaError_t copyFromSymbol(void *dst, const void *symbol, size_t count,
+                           size_t offset, cudaMemcpyKind kind,
+                           cudaStream_t stream, bool wait, const char *call) {
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
+    return reportError(cudaErrorInvalidMemcpyDirection, call);
+  char *address = nullptr;
+  cudaError_t status = symbolRange(symbol, count, offset, &address, call);
+  if (status != cudaSuccess)
+    return status;
+  return copyLinear(dst, address, count, kind, stream, wait, call);
+}
+
+} // namespace
+
+extern "C" cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                                  enum cudaMemcpyKind kind) {
+  return copyLinear(dst, src, count, kind, nullptr, true, "cudaMemcpy");
+}
+
+extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src,
+                                       size_t count, enum cudaMemcpyKind kind,
+                                       cudaStream_t stream) {
+  return copyLinear(dst, src, count, kind, stream, false, "cudaMemcpyAsync");
+}
+
+extern "C" cudaError_t cudaMemcpyPeer(void *dst, int dstDevice,
+                                      const void *src, int srcDevice,
+                                      size_t count) {
+  if (dstDevice != 0 || srcDevice != 0)
+    return reportError(cudaErrorInvalidDevice, "cudaMemcpyPeer");
+  return copyLinear(dst, src, count, cudaMemcpyDeviceToDevice, nullptr, true,
+                    "cudaMemcpyPeer");
+}
+
+extern "C" cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+                                    size_t spitch, size_t width, size_t height,
+                                    enum cudaMemcpyKind kind) {
+  return copy2D(dst, dpitch, src, spitch, width, height, kind, nullptr, true,
+                "cudaMemcpy2D");
+}
+
+extern "C" cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch,
+                                         const void *src, size_t spitch,
+                                         size_t width, size_t height,
+                                         enum cudaMemcpyKind kind,
+                                         cudaStream_t stream) {
+  return copy2D(dst, dpitch, src, spitch, width, height, kind, stream, false,
+                "cudaMemcpy2DAsync");
+}
+
+extern "C" cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
+  return copy3D(p, nullptr, true, "cudaMemcpy3D");
+}
+
+extern "C" cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
+                                         cudaStream_t stream) {
+  return copy3D(p, stream, false, "cudaMemcpy3DAsync");
+}
+
+extern "C" cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
+                                          size_t count, size_t offset,
+                                          enum cudaMemcpyKind kind) {
+  return copyToSymbol(symbol, src, count, offset, kind, nullptr, true,
+                      "cudaMemcpyToSymbol");
+}
+
+extern "C" cudaError_t cudaMemcpyToSymbolAsync(const void *symbol,
+                                               const void *src, size_t count,
+                                               size_t offset,
+                                               enum cudaMemcpyKind kind,
+                                               cudaStream_t stream) {
+  return copyToSymbol(symbol, src, count, offset, kind, stream, false,
+                      "cudaMemcpyToSymbolAsync");
+}
+
+extern "C" cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol,
+                                            size_t count, size_t offset,
+                                            enum cudaMemcpyKind kind) {
+  return copyFromSymbol(dst, symbol, count, offset, kind, nullptr, true,
+                        "cudaMemcpyFromSymbol");
+}
+
+extern "C" cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
+                                                 size_t count, size_t offset,
+                                                 enum cudaMemcpyKind kind,
+                                                 cudaStream_t stream) {
+  return copyFromSymbol(dst, symbol, count, offset, kind, stream, false,
+                        "cudaMemcpyFromSymbolAsync");
+}
+
+extern "C" cudaError_t cudaGetSymbolAddress(void **devPtr,
+                                            const void *symbol) {
+  char *address = nullptr;
+  if (!devPtr)
+    return reportError(cudaErrorInvalidValue, "cudaGetSymbolAddress");
+  cudaError_t status =
+      symbolRange(symbol, 0, 0, &address, "cudaGetSymbolAddress");
+  if (status == cudaSuccess)
+    *devPtr = address;
+  return status;
+}
+
+extern "C" cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
+  SymbolInfo info;
+  if (!size)
+    return reportError(cudaErrorInvalidValue, "cudaGetSymbolSize");
+  if (!lookupSymbol(symbol, &info))
+    return reportError(cudaErrorInvalidSymbol, "cudaGetSymbolSize");
+  *size = info.size;
+  return cudaSuccess;
+}

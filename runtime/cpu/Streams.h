@@ -1,0 +1,30 @@
+//===- Streams.h - Submitting work to CUDA streams on the CPU device ------===//
+
+#ifndef RESPEC_RUNTIME_CPU_STREAMS_H
+#define RESPEC_RUNTIME_CPU_STREAMS_H
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+
+namespace respec {
+namespace cpu {
+
+/// True for the default stream handles (0, cudaStreamLegacy,
+/// cudaStreamPerThread) and for streams created and not yet destroyed.
+bool isValidStream(cudaStream_t stream);
+
+/// Queues `work` on `stream`; fails with cudaErrorInvalidResourceHandle
+/// (reported as a failure of `call`) when the stream is not valid.
+cudaError_t enqueueOnStream(cudaStream_t stream, const char *call,
+                            std::function<void()> work);
+
+/// Queues `work` on `stream` and waits for it: the synchronous API calls
+/// (cudaMemcpy, cudaMemset, ...) behave as work on the default stream.
+cudaError_t runOnStreamAndWait(cudaStream_t stream, const char *call,
+                               std::function<void()> work);
+
+} // namespace cpu
+} // namespace respec
+
+#endif // RESPEC_RUNTIME_CPU_STREAMS_H

@@ -1,0 +1,263 @@
+//===- cuda_runtime_api.h - The CUDA runtime C API for respec -------------===//
+//
+// The subset of the CUDA 13 runtime API that the respec runtime implements,
+// with CUDA's signatures. Everything declared here is implemented; anything
+// else is absent on purpose so that unsupported calls fail at compile time
+// rather than at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RESPEC_CUDA_RUNTIME_API_H
+#define RESPEC_CUDA_RUNTIME_API_H
+
+#include "driver_types.h"
+#include "host_defines.h"
+#include "vector_types.h"
+
+#include <stddef.h>
+
+/// The CUDA version whose ABI these headers and the runtime follow.
+#define CUDART_VERSION 13000
+#ifndef CUDA_VERSION
+#define CUDA_VERSION 13000
+#endif
+
+#if defined(__cplusplus)
+#define RESPEC_DEFAULT_ARG(value) = value
+extern "C" {
+#else
+#define RESPEC_DEFAULT_ARG(value)
+#endif
+
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status,
+                                     void *userData);
+
+//===----------------------------------------------------------------------===//
+// Device management
+//===----------------------------------------------------------------------===//
+
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
+                                             int *greatestPriority);
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
+                                   int device);
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+
+//===----------------------------------------------------------------------===//
+// Errors and versions
+//===----------------------------------------------------------------------===//
+
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorName(cudaError_t error);
+const char *cudaGetErrorString(cudaError_t error);
+cudaError_t cudaDriverGetVersion(int *driverVersion);
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
+cudaError_t cudaProfilerStart(void);
+cudaError_t cudaProfilerStop(void);
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+cudaError_t cudaStreamCreate(cudaStream_t *pStream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream,
+                                      unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
+                                         unsigned int flags, int priority);
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                unsigned int flags RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaStreamAddCallback(cudaStream_t stream,
+                                  cudaStreamCallback_t callback,
+                                  void *userData, unsigned int flags);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
+                               void *userData);
+
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t event,
+                            cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event,
+                                     cudaStream_t stream RESPEC_DEFAULT_ARG(0),
+                                     unsigned int flags RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
+                                 cudaEvent_t end);
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                             void **args, size_t sharedMem,
+                             cudaStream_t stream);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+                                  const void *func);
+cudaError_t cudaFuncSetAttribute(const void *func,
+                                 enum cudaFuncAttribute attr, int value);
+cudaError_t cudaFuncSetCacheConfig(const void *func,
+                                   enum cudaFuncCache cacheConfig);
+cudaError_t cudaFuncSetSharedMemConfig(const void *func,
+                                       enum cudaSharedMemConfig config);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize,
+    unsigned int flags);
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+                                                      const void *func,
+                                                      int numBlocks,
+                                                      int blockSize);
+
+/// Used by clang's host code for `kernel<<<grid, block, shmem, stream>>>`:
+/// the configuration is pushed before the arguments are evaluated and popped
+/// by the kernel's host stub.
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,
+                                     size_t sharedMem RESPEC_DEFAULT_ARG(0),
+                                     struct CUstream_st *stream
+                                         RESPEC_DEFAULT_ARG(0));
+cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
+                                       size_t *sharedMem, void *stream);
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
+                            size_t height);
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
+                         struct cudaExtent extent);
+cudaError_t cudaMallocManaged(void **devPtr, size_t size,
+                              unsigned int flags
+                                  RESPEC_DEFAULT_ARG(cudaMemAttachGlobal));
+cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void *ptr);
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost,
+                                     unsigned int flags);
+cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost);
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
+                                     const void *ptr);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+                                 struct cudaMemLocation location,
+                                 unsigned int flags,
+                                 cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
+                          enum cudaMemoryAdvise advice,
+                          struct cudaMemLocation location);
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                       enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                            enum cudaMemcpyKind kind,
+                            cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
+                           int srcDevice, size_t count);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+                         size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+                              size_t spitch, size_t width, size_t height,
+                              enum cudaMemcpyKind kind,
+                              cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
+                              cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaMemcpyToSymbol(
+    const void *symbol, const void *src, size_t count,
+    size_t offset RESPEC_DEFAULT_ARG(0),
+    enum cudaMemcpyKind kind RESPEC_DEFAULT_ARG(cudaMemcpyHostToDevice));
+cudaError_t cudaMemcpyFromSymbol(
+    void *dst, const void *symbol, size_t count,
+    size_t offset RESPEC_DEFAULT_ARG(0),
+    enum cudaMemcpyKind kind RESPEC_DEFAULT_ARG(cudaMemcpyDeviceToHost));
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
+                                    size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind,
+                                    cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
+                                      size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind,
+                                      cudaStream_t stream
+                                          RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol);
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+                            cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+                         size_t height);
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
+                              size_t width, size_t height,
+                              cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value,
+                         struct cudaExtent extent);
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
+                              struct cudaExtent extent,
+                              cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+
+#if defined(__cplusplus)
+} // extern "C"
+#endif
+
+#undef RESPEC_DEFAULT_ARG
+
+//===----------------------------------------------------------------------===//
+// Constructors of the pitched-memory structs (CUDA's driver_functions.h).
+//===----------------------------------------------------------------------===//
+
+static __inline__ __host__ struct cudaPitchedPtr
+make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
+  struct cudaPitchedPtr s;
+  s.ptr = d;
+  s.pitch = p;
+  s.xsize = xsz;
+  s.ysize = ysz;
+  return s;
+}
+
+static __inline__ __host__ struct cudaPos make_cudaPos(size_t x, size_t y,
+                                                       size_t z) {
+  struct cudaPos p;
+  p.x = x;
+  p.y = y;
+  p.z = z;
+  return p;
+}
+
+static __inline__ __host__ struct cudaExtent
+make_cudaExtent(size_t w, size_t h, size_t d) {
+  struct cudaExtent e;
+  e.width = w;
+  e.height = h;
+  e.depth = d;
+  return e;
+}
+
+#endif // RESPEC_CUDA_RUNTIME_API_H
