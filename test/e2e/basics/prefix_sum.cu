@@ -2,7 +2,7 @@
 // launch adds the element `offset` positions back, ping-ponging between two
 // buffers; launches on the default stream are ordered, so no barrier is
 // needed inside a kernel.
-// RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -x cu -O2 %s -o %t && %t | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>
