@@ -31,8 +31,7 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,
   return 0;
 }
 
-extern "C" cudaError_t __cudaPopCallConfiguration(dim3 *gridDim,
-                                                  dim3 *blockDim,
+extern "C" cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
                                                   size_t *sharedMem,
                                                   void *stream) {
   if (pendingConfigurations.empty())

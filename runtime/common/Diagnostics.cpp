@@ -22,8 +22,8 @@ bool verboseErrors() {
   return verbose;
 }
 
-cudaError_t reportError(cudaError_t error, const char *call,
-                        const char *format, ...) {
+cudaError_t reportError(cudaError_t error, const char *call, const char *format,
+                        ...) {
   if (error == cudaSuccess)
     return error;
   lastError = error;

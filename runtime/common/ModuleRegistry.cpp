@@ -211,19 +211,18 @@ extern "C" void __cudaRegisterFunction(void **handle, const char *hostFun,
                                        int *) {
   Registry &reg = registry();
   std::lock_guard<std::mutex> lock(reg.mutex);
-  KernelRecord record{reinterpret_cast<RegisteredModule *>(handle),
-                      deviceName};
+  KernelRecord record{reinterpret_cast<RegisteredModule *>(handle), deviceName};
   reg.kernels.insert_or_assign(static_cast<const void *>(hostFun),
                                std::move(record));
 }
 
 extern "C" void __cudaRegisterVar(void **handle, char *hostVar, char *,
-                                  const char *deviceName, int, size_t size,
-                                  int, int) {
+                                  const char *deviceName, int, size_t size, int,
+                                  int) {
   Registry &reg = registry();
   std::lock_guard<std::mutex> lock(reg.mutex);
-  SymbolRecord record{reinterpret_cast<RegisteredModule *>(handle),
-                      deviceName, size};
+  SymbolRecord record{reinterpret_cast<RegisteredModule *>(handle), deviceName,
+                      size};
   reg.symbols.insert_or_assign(static_cast<const void *>(hostVar),
                                std::move(record));
 }
@@ -245,7 +244,10 @@ extern "C" void __cudaRegisterManagedVar(void **handle, void **hostVarPtr,
     return;
   }
   *hostVarPtr = entry->address;
-  SymbolRecord record{module, deviceName, size, true,
+  SymbolRecord record{module,
+                      deviceName,
+                      size,
+                      true,
                       {entry->address, static_cast<size_t>(entry->size)}};
   reg.symbols.insert_or_assign(static_cast<const void *>(hostVarPtr),
                                std::move(record));

@@ -53,7 +53,8 @@ bool release(void *ptr, AllocationKind kind) {
     if (it == t.byBase.end())
       return false;
     AllocationKind actual = it->second.kind;
-    bool matches = actual == kind || (isDeviceLike(actual) && isDeviceLike(kind));
+    bool matches =
+        actual == kind || (isDeviceLike(actual) && isDeviceLike(kind));
     if (!matches)
       return false;
     t.byBase.erase(it);

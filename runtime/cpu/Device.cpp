@@ -19,9 +19,12 @@ namespace {
 struct DeviceLimits {
   std::mutex mutex;
   size_t values[cudaLimitPersistingL2CacheSize + 1] = {
-      /*stack*/ 1024,         /*printf fifo*/ 1 << 20,
-      /*malloc heap*/ 8 << 20, /*sync depth*/ 2,
-      /*pending launches*/ 2048, /*L2 fetch granularity*/ 32,
+      /*stack*/ 1024,
+      /*printf fifo*/ 1 << 20,
+      /*malloc heap*/ 8 << 20,
+      /*sync depth*/ 2,
+      /*pending launches*/ 2048,
+      /*L2 fetch granularity*/ 32,
       /*persisting L2*/ 0};
 };
 
@@ -89,22 +92,42 @@ bool otherAttribute(cudaDeviceAttr attr, int *value) {
 bool propertyAttribute(cudaDeviceAttr attr, int *value) {
   const cudaDeviceProp &p = deviceProperties();
   switch (attr) {
-  case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; return true;
-  case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; return true;
-  case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; return true;
-  case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; return true;
-  case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; return true;
-  case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; return true;
-  case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; return true;
+  case cudaDevAttrMaxThreadsPerBlock:
+    *value = p.maxThreadsPerBlock;
+    return true;
+  case cudaDevAttrMaxBlockDimX:
+    *value = p.maxThreadsDim[0];
+    return true;
+  case cudaDevAttrMaxBlockDimY:
+    *value = p.maxThreadsDim[1];
+    return true;
+  case cudaDevAttrMaxBlockDimZ:
+    *value = p.maxThreadsDim[2];
+    return true;
+  case cudaDevAttrMaxGridDimX:
+    *value = p.maxGridSize[0];
+    return true;
+  case cudaDevAttrMaxGridDimY:
+    *value = p.maxGridSize[1];
+    return true;
+  case cudaDevAttrMaxGridDimZ:
+    *value = p.maxGridSize[2];
+    return true;
   case cudaDevAttrMaxSharedMemoryPerBlock:
     *value = static_cast<int>(p.sharedMemPerBlock);
     return true;
   case cudaDevAttrTotalConstantMemory:
     *value = static_cast<int>(p.totalConstMem);
     return true;
-  case cudaDevAttrWarpSize: *value = p.warpSize; return true;
-  case cudaDevAttrMaxPitch: *value = static_cast<int>(p.memPitch); return true;
-  case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; return true;
+  case cudaDevAttrWarpSize:
+    *value = p.warpSize;
+    return true;
+  case cudaDevAttrMaxPitch:
+    *value = static_cast<int>(p.memPitch);
+    return true;
+  case cudaDevAttrMaxRegistersPerBlock:
+    *value = p.regsPerBlock;
+    return true;
   case cudaDevAttrTextureAlignment:
     *value = static_cast<int>(p.textureAlignment);
     return true;
@@ -114,32 +137,60 @@ bool propertyAttribute(cudaDeviceAttr attr, int *value) {
   case cudaDevAttrSurfaceAlignment:
     *value = static_cast<int>(p.surfaceAlignment);
     return true;
-  case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; return true;
-  case cudaDevAttrIntegrated: *value = p.integrated; return true;
-  case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; return true;
-  case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; return true;
-  case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; return true;
-  case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; return true;
+  case cudaDevAttrMultiProcessorCount:
+    *value = p.multiProcessorCount;
+    return true;
+  case cudaDevAttrIntegrated:
+    *value = p.integrated;
+    return true;
+  case cudaDevAttrCanMapHostMemory:
+    *value = p.canMapHostMemory;
+    return true;
+  case cudaDevAttrConcurrentKernels:
+    *value = p.concurrentKernels;
+    return true;
+  case cudaDevAttrGlobalMemoryBusWidth:
+    *value = p.memoryBusWidth;
+    return true;
+  case cudaDevAttrL2CacheSize:
+    *value = p.l2CacheSize;
+    return true;
   case cudaDevAttrMaxThreadsPerMultiProcessor:
     *value = p.maxThreadsPerMultiProcessor;
     return true;
-  case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; return true;
-  case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; return true;
-  case cudaDevAttrComputeCapabilityMajor: *value = p.major; return true;
-  case cudaDevAttrComputeCapabilityMinor: *value = p.minor; return true;
+  case cudaDevAttrAsyncEngineCount:
+    *value = p.asyncEngineCount;
+    return true;
+  case cudaDevAttrUnifiedAddressing:
+    *value = p.unifiedAddressing;
+    return true;
+  case cudaDevAttrComputeCapabilityMajor:
+    *value = p.major;
+    return true;
+  case cudaDevAttrComputeCapabilityMinor:
+    *value = p.minor;
+    return true;
   case cudaDevAttrStreamPrioritiesSupported:
     *value = p.streamPrioritiesSupported;
     return true;
-  case cudaDevAttrGlobalL1CacheSupported: *value = p.globalL1CacheSupported; return true;
-  case cudaDevAttrLocalL1CacheSupported: *value = p.localL1CacheSupported; return true;
+  case cudaDevAttrGlobalL1CacheSupported:
+    *value = p.globalL1CacheSupported;
+    return true;
+  case cudaDevAttrLocalL1CacheSupported:
+    *value = p.localL1CacheSupported;
+    return true;
   case cudaDevAttrMaxRegistersPerMultiprocessor:
     *value = p.regsPerMultiprocessor;
     return true;
-  case cudaDevAttrManagedMemory: *value = p.managedMemory; return true;
+  case cudaDevAttrManagedMemory:
+    *value = p.managedMemory;
+    return true;
   case cudaDevAttrHostNativeAtomicSupported:
     *value = p.hostNativeAtomicSupported;
     return true;
-  case cudaDevAttrPageableMemoryAccess: *value = p.pageableMemoryAccess; return true;
+  case cudaDevAttrPageableMemoryAccess:
+    *value = p.pageableMemoryAccess;
+    return true;
   case cudaDevAttrConcurrentManagedAccess:
     *value = p.concurrentManagedAccess;
     return true;
@@ -149,7 +200,9 @@ bool propertyAttribute(cudaDeviceAttr attr, int *value) {
   case cudaDevAttrCanUseHostPointerForRegisteredMem:
     *value = p.canUseHostPointerForRegisteredMem;
     return true;
-  case cudaDevAttrHostRegisterSupported: *value = p.hostRegisterSupported; return true;
+  case cudaDevAttrHostRegisterSupported:
+    *value = p.hostRegisterSupported;
+    return true;
   case cudaDevAttrPageableMemoryAccessUsesHostPageTables:
     *value = p.pageableMemoryAccessUsesHostPageTables;
     return true;
@@ -230,9 +283,8 @@ extern "C" cudaError_t cudaGetDeviceProperties_v2(void *prop, int device) {
   return cudaSuccess;
 }
 
-extern "C" cudaError_t cudaDeviceGetAttribute(int *value,
-                                              enum cudaDeviceAttr attr,
-                                              int device) {
+extern "C" cudaError_t
+cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
   if (!value)
     return reportError(cudaErrorInvalidValue, "cudaDeviceGetAttribute");
   if (!isValidDevice(device))

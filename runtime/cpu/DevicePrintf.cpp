@@ -127,7 +127,8 @@ void formatIntegerArgument(std::string &out, const Conversion &c,
     value = isSigned ? static_cast<signed char>(bits)
                      : static_cast<unsigned char>(bits);
   else if (c.length == "h")
-    value = isSigned ? static_cast<short>(bits) : static_cast<unsigned short>(bits);
+    value =
+        isSigned ? static_cast<short>(bits) : static_cast<unsigned short>(bits);
   if (isSigned)
     appendFormatted(out, spec, value);
   else
@@ -137,13 +138,24 @@ void formatIntegerArgument(std::string &out, const Conversion &c,
 void formatArgument(std::string &out, const Conversion &c,
                     ArgumentReader &args) {
   switch (c.specifier) {
-  case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
+  case 'd':
+  case 'i':
+  case 'u':
+  case 'o':
+  case 'x':
+  case 'X':
     formatIntegerArgument(out, c, args);
     return;
   case 'c':
     appendFormatted(out, "%" + c.flagsAndWidth + "c", args.next<int>());
     return;
-  case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a':
+  case 'f':
+  case 'F':
+  case 'e':
+  case 'E':
+  case 'g':
+  case 'G':
+  case 'a':
   case 'A':
     // Device long double is double; floats were promoted to double.
     appendFormatted(out, "%" + c.flagsAndWidth + c.specifier,

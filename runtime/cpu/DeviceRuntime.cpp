@@ -69,10 +69,9 @@ extern "C" void __respec_assertfail(const char *message, const char *file,
   // CUDA's device assert message format; the CPU has no way to report the
   // failing block and thread after the fact, so the process stops here.
   std::fflush(stdout);
-  std::fprintf(stderr, "%s:%u: %s: Assertion `%s` failed.\n",
-               file ? file : "<unknown>", line,
-               function ? function : "<unknown>",
-               message ? message : "<unknown>");
+  std::fprintf(
+      stderr, "%s:%u: %s: Assertion `%s` failed.\n", file ? file : "<unknown>",
+      line, function ? function : "<unknown>", message ? message : "<unknown>");
   std::fflush(stderr);
   std::abort();
 }

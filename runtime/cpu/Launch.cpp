@@ -25,9 +25,8 @@ public:
     size_t total = 0;
     for (uint32_t i = 0; i < kernel.numParams; ++i)
       total += slotSize(kernel.paramSizes[i]);
-    storage.reset(static_cast<char *>(
-        ::operator new(total ? total : slotAlignment,
-                       std::align_val_t(slotAlignment))));
+    storage.reset(static_cast<char *>(::operator new(
+        total ? total : slotAlignment, std::align_val_t(slotAlignment))));
     char *slot = storage.get();
     for (uint32_t i = 0; i < kernel.numParams; ++i) {
       std::memcpy(slot, args[i], kernel.paramSizes[i]);
@@ -78,8 +77,7 @@ cudaError_t findKernel(const void *func, const char *call,
     return cudaSuccess;
   if (foreign)
     return reportError(cudaErrorNoKernelImageForDevice, call,
-                       "kernel %p was compiled for a GPU, not by respec",
-                       func);
+                       "kernel %p was compiled for a GPU, not by respec", func);
   return reportError(cudaErrorInvalidDeviceFunction, call,
                      "%p is not a registered kernel", func);
 }
@@ -123,7 +121,8 @@ int residentBlocksPerMultiprocessor(int blockSize, size_t sharedBytes) {
   int blocks = std::min(p.maxBlocksPerMultiProcessor, byThreads);
   if (sharedBytes) {
     size_t perBlock = sharedBytes + p.reservedSharedMemPerBlock;
-    blocks = std::min<int>(blocks, int(p.sharedMemPerMultiprocessor / perBlock));
+    blocks =
+        std::min<int>(blocks, int(p.sharedMemPerMultiprocessor / perBlock));
   }
   return blocks;
 }
@@ -132,8 +131,7 @@ int residentBlocksPerMultiprocessor(int blockSize, size_t sharedBytes) {
 
 extern "C" cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim,
                                         dim3 blockDim, void **args,
-                                        size_t sharedMem,
-                                        cudaStream_t stream) {
+                                        size_t sharedMem, cudaStream_t stream) {
   return launchKernel(func, gridDim, blockDim, args, sharedMem, stream,
                       "cudaLaunchKernel");
 }
@@ -160,9 +158,8 @@ extern "C" cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
   return cudaSuccess;
 }
 
-extern "C" cudaError_t cudaFuncSetAttribute(const void *func,
-                                            enum cudaFuncAttribute attr,
-                                            int value) {
+extern "C" cudaError_t
+cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) {
   const char *call = "cudaFuncSetAttribute";
   const KernelInfo *kernel = nullptr;
   cudaError_t status = findKernel(func, call, &kernel);
@@ -174,7 +171,8 @@ extern "C" cudaError_t cudaFuncSetAttribute(const void *func,
     if (value < 0 || staticBytes + uint64_t(value) > sharedMemPerBlockOptin)
       return reportError(cudaErrorInvalidValue, call,
                          "%d bytes of dynamic shared memory exceed the "
-                         "opt-in limit", value);
+                         "opt-in limit",
+                         value);
     setKernelMaxDynamicShared(func, uint64_t(value));
     return cudaSuccess;
   }
@@ -202,8 +200,8 @@ extern "C" cudaError_t cudaFuncSetCacheConfig(const void *func,
   return cudaSuccess;
 }
 
-extern "C" cudaError_t cudaFuncSetSharedMemConfig(const void *func,
-                                                  enum cudaSharedMemConfig config) {
+extern "C" cudaError_t
+cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config) {
   const KernelInfo *kernel = nullptr;
   cudaError_t status = findKernel(func, "cudaFuncSetSharedMemConfig", &kernel);
   if (status != cudaSuccess)
@@ -247,7 +245,8 @@ extern "C" cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(
     return status;
   const cudaDeviceProp &p = deviceProperties();
   size_t perBlock = p.sharedMemPerMultiprocessor / size_t(numBlocks);
-  size_t overhead = p.reservedSharedMemPerBlock + kernel->entry->staticSharedBytes;
+  size_t overhead =
+      p.reservedSharedMemPerBlock + kernel->entry->staticSharedBytes;
   size_t available = perBlock > overhead ? perBlock - overhead : 0;
   *dynamicSmemSize = std::min<size_t>(available, kernel->maxDynamicSharedBytes);
   return cudaSuccess;

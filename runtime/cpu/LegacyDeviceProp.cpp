@@ -110,8 +110,7 @@ struct DevicePropCuda12 {
 
 } // namespace
 
-void fillLegacyDeviceProp(void *legacy, const cudaDeviceProp &p,
-                          int clockKHz) {
+void fillLegacyDeviceProp(void *legacy, const cudaDeviceProp &p, int clockKHz) {
   DevicePropCuda12 out;
   std::memset(&out, 0, sizeof(out));
 #define RESPEC_COPY(FIELD) std::memcpy(&out.FIELD, &p.FIELD, sizeof(out.FIELD))

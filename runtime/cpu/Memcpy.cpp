@@ -51,8 +51,8 @@ void runPitchedCopy(const PitchedCopy &copy) {
 }
 
 /// Queues (or, when `wait` or pageable memory demands it, runs) a copy.
-cudaError_t submitCopy(const PitchedCopy &copy, cudaStream_t stream,
-                       bool wait, const char *call) {
+cudaError_t submitCopy(const PitchedCopy &copy, cudaStream_t stream, bool wait,
+                       const char *call) {
   if (copy.width == 0 || copy.height == 0 || copy.depth == 0)
     return isValidStream(stream)
                ? cudaSuccess
@@ -71,8 +71,15 @@ cudaError_t copyLinear(void *dst, const void *src, size_t count,
                        static_cast<int>(kind));
   if (count && (!dst || !src))
     return reportError(cudaErrorInvalidValue, call, "null pointer");
-  PitchedCopy copy{static_cast<char *>(dst), count, 0, static_cast<const char *>(src),
-                   count, 0, count, 1, 1};
+  PitchedCopy copy{static_cast<char *>(dst),
+                   count,
+                   0,
+                   static_cast<const char *>(src),
+                   count,
+                   0,
+                   count,
+                   1,
+                   1};
   return submitCopy(copy, stream, wait, call);
 }
 
@@ -86,14 +93,20 @@ cudaError_t copy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                        "width %zu exceeds a pitch", width);
   if (width && height && (!dst || !src))
     return reportError(cudaErrorInvalidValue, call, "null pointer");
-  PitchedCopy copy{static_cast<char *>(dst), dpitch, 0,
-                   static_cast<const char *>(src), spitch, 0, width, height,
+  PitchedCopy copy{static_cast<char *>(dst),
+                   dpitch,
+                   0,
+                   static_cast<const char *>(src),
+                   spitch,
+                   0,
+                   width,
+                   height,
                    1};
   return submitCopy(copy, stream, wait, call);
 }
 
-cudaError_t copy3D(const cudaMemcpy3DParms *p, cudaStream_t stream,
-                   bool wait, const char *call) {
+cudaError_t copy3D(const cudaMemcpy3DParms *p, cudaStream_t stream, bool wait,
+                   const char *call) {
   if (!p)
     return reportError(cudaErrorInvalidValue, call);
   if (p->srcArray || p->dstArray)
@@ -116,8 +129,8 @@ cudaError_t copy3D(const cudaMemcpy3DParms *p, cudaStream_t stream,
                     p->srcPos.x;
   char *dst = static_cast<char *>(p->dstPtr.ptr) + p->dstPos.z * dstSlice +
               p->dstPos.y * p->dstPtr.pitch + p->dstPos.x;
-  PitchedCopy copy{dst,     p->dstPtr.pitch, dstSlice, src,     p->srcPtr.pitch,
-                   srcSlice, e.width,        e.height, e.depth};
+  PitchedCopy copy{dst,      p->dstPtr.pitch, dstSlice, src,    p->srcPtr.pitch,
+                   srcSlice, e.width,         e.height, e.depth};
   return submitCopy(copy, stream, wait, call);
 }
 
@@ -171,15 +184,14 @@ extern "C" cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
   return copyLinear(dst, src, count, kind, nullptr, true, "cudaMemcpy");
 }
 
-extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src,
-                                       size_t count, enum cudaMemcpyKind kind,
+extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                       enum cudaMemcpyKind kind,
                                        cudaStream_t stream) {
   return copyLinear(dst, src, count, kind, stream, false, "cudaMemcpyAsync");
 }
 
-extern "C" cudaError_t cudaMemcpyPeer(void *dst, int dstDevice,
-                                      const void *src, int srcDevice,
-                                      size_t count) {
+extern "C" cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
+                                      int srcDevice, size_t count) {
   if (dstDevice != 0 || srcDevice != 0)
     return reportError(cudaErrorInvalidDevice, "cudaMemcpyPeer");
   return copyLinear(dst, src, count, cudaMemcpyDeviceToDevice, nullptr, true,
@@ -242,8 +254,7 @@ extern "C" cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
                         "cudaMemcpyFromSymbolAsync");
 }
 
-extern "C" cudaError_t cudaGetSymbolAddress(void **devPtr,
-                                            const void *symbol) {
+extern "C" cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
   char *address = nullptr;
   if (!devPtr)
     return reportError(cudaErrorInvalidValue, "cudaGetSymbolAddress");

@@ -105,8 +105,8 @@ extern "C" cudaError_t cudaMallocHost(void **ptr, size_t size) {
 
 extern "C" cudaError_t cudaHostAlloc(void **pHost, size_t size,
                                      unsigned int flags) {
-  constexpr unsigned knownFlags = cudaHostAllocPortable | cudaHostAllocMapped |
-                                  cudaHostAllocWriteCombined;
+  constexpr unsigned knownFlags =
+      cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
   if (flags & ~knownFlags)
     return reportError(cudaErrorInvalidValue, "cudaHostAlloc");
   return allocateInto(pHost, size, AllocationKind::PinnedHost, flags,
@@ -128,9 +128,8 @@ extern "C" cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
     return reportError(cudaErrorInvalidValue, "cudaMalloc3D");
   size_t pitch = roundUp(extent.width ? extent.width : 1, pitchAlignment);
   void *ptr = nullptr;
-  cudaError_t status =
-      allocateInto(&ptr, pitch * extent.height * extent.depth,
-                   AllocationKind::Device, 0, "cudaMalloc3D");
+  cudaError_t status = allocateInto(&ptr, pitch * extent.height * extent.depth,
+                                    AllocationKind::Device, 0, "cudaMalloc3D");
   if (status != cudaSuccess)
     return status;
   *pitchedDevPtr = make_cudaPitchedPtr(ptr, pitch, extent.width, extent.height);
@@ -266,9 +265,9 @@ extern "C" cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value,
                   "cudaMemset2D");
 }
 
-extern "C" cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch,
-                                         int value, size_t width,
-                                         size_t height, cudaStream_t stream) {
+extern "C" cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
+                                         size_t width, size_t height,
+                                         cudaStream_t stream) {
   return memset2D(devPtr, pitch, value, width, height, stream, false,
                   "cudaMemset2DAsync");
 }

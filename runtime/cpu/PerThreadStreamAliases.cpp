@@ -20,9 +20,10 @@
 #endif
 
 #define RESPEC_ALIAS(ALIAS, TARGET)                                            \
-  __asm__(".text\n.globl " #ALIAS "\n.type " #ALIAS ",@function\n"            \
-          ".p2align 4\n" #ALIAS ":\n" RESPEC_TAIL_JUMP(TARGET)                  \
-          ".size " #ALIAS ", . - " #ALIAS "\n");
+  __asm__(".text\n.globl " #ALIAS "\n.type " #ALIAS ",@function\n"             \
+          ".p2align 4\n" #ALIAS ":\n" RESPEC_TAIL_JUMP(TARGET) ".size " #ALIAS \
+                                                               ", . - " #ALIAS \
+                                                               "\n");
 
 RESPEC_ALIAS(cudaMemcpy_ptds, cudaMemcpy)
 RESPEC_ALIAS(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol)

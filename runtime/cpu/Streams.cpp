@@ -82,8 +82,9 @@ cudaError_t createStream(cudaStream_t *pStream, unsigned flags, int priority,
   auto stream = std::make_unique<Stream>();
   stream->flags = flags;
   stream->priority = priority > leastStreamPriority ? leastStreamPriority
-                     : priority < greatestStreamPriority ? greatestStreamPriority
-                                                         : priority;
+                     : priority < greatestStreamPriority
+                         ? greatestStreamPriority
+                         : priority;
   auto handle = reinterpret_cast<cudaStream_t>(stream.get());
   HandleTables &t = tables();
   std::lock_guard<std::mutex> lock(t.mutex);
@@ -157,8 +158,7 @@ extern "C" cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream,
 extern "C" cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
                                                     unsigned int flags,
                                                     int priority) {
-  return createStream(pStream, flags, priority,
-                      "cudaStreamCreateWithPriority");
+  return createStream(pStream, flags, priority, "cudaStreamCreateWithPriority");
 }
 
 extern "C" cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
@@ -240,17 +240,15 @@ extern "C" cudaError_t cudaStreamAddCallback(cudaStream_t stream,
                                              unsigned int flags) {
   if (!callback || flags != 0)
     return reportError(cudaErrorInvalidValue, "cudaStreamAddCallback");
-  return enqueueOnStream(stream, "cudaStreamAddCallback", [=] {
-    callback(stream, cudaSuccess, userData);
-  });
+  return enqueueOnStream(stream, "cudaStreamAddCallback",
+                         [=] { callback(stream, cudaSuccess, userData); });
 }
 
 extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
                                           void *userData) {
   if (!fn)
     return reportError(cudaErrorInvalidValue, "cudaLaunchHostFunc");
-  return enqueueOnStream(stream, "cudaLaunchHostFunc",
-                         [=] { fn(userData); });
+  return enqueueOnStream(stream, "cudaLaunchHostFunc", [=] { fn(userData); });
 }
 
 extern "C" cudaError_t cudaDeviceSynchronize(void) {
@@ -305,15 +303,13 @@ static cudaError_t recordEvent(cudaEvent_t event, cudaStream_t stream,
   Stream *found = findStreamLocked(t, stream);
   if (!found)
     return reportError(cudaErrorInvalidResourceHandle, call, "unknown stream");
-  Ticket ticket = submitWork(
-      [state] { state->timestampNs = steadyNowNs(); });
+  Ticket ticket = submitWork([state] { state->timestampNs = steadyNowNs(); });
   found->lastTicket = ticket;
   state->recordTicket = ticket;
   return cudaSuccess;
 }
 
-extern "C" cudaError_t cudaEventRecord(cudaEvent_t event,
-                                       cudaStream_t stream) {
+extern "C" cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   return recordEvent(event, stream, "cudaEventRecord");
 }
 

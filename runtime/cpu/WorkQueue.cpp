@@ -40,7 +40,9 @@ public:
     return lastSubmitted;
   }
 
-  bool isWorker() const { return std::this_thread::get_id() == worker.get_id(); }
+  bool isWorker() const {
+    return std::this_thread::get_id() == worker.get_id();
+  }
 
 private:
   void runWorker() {
