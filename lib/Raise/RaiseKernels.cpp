@@ -318,6 +318,21 @@ static Value toIndex(OpBuilder &builder, Location loc, Value i32) {
                                       i32);
 }
 
+/// The kernel's file:line without its debug-info scope: the launch function
+/// is respec's, and a location carrying the kernel's DISubprogram would
+/// attach that subprogram to two functions.
+static Location plainSourceLocation(Location loc) {
+  Location result = UnknownLoc::get(loc.getContext());
+  loc->walk([&](Location nested) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
+      result = fileLoc;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result;
+}
+
 /// Builds `__respec_launch.<kernel>` around the per-thread function.
 static LLVM::LLVMFuncOp
 buildLaunchFunction(ModuleOp module, LLVM::LLVMFuncOp threadFn,
@@ -327,7 +342,7 @@ buildLaunchFunction(ModuleOp module, LLVM::LLVMFuncOp threadFn,
                     const SharedMemoryLayout &layout,
                     LLVM::LLVMFuncOp sharedAllocator) {
   MLIRContext *ctx = module.getContext();
-  Location loc = threadFn.getLoc();
+  Location loc = plainSourceLocation(threadFn.getLoc());
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   Type i32 = builder.getI32Type();
   Type i64 = builder.getI64Type();

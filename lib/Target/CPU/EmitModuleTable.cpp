@@ -174,9 +174,14 @@ static LogicalResult emitModuleTable(ModuleOp module) {
 
   SmallVector<FieldBuilder> vars;
   SmallVector<LLVM::GlobalOp> deviceVariables;
-  for (auto global : module.getOps<LLVM::GlobalOp>())
-    if (isDeviceVariable(global))
-      deviceVariables.push_back(global);
+  for (auto global : module.getOps<LLVM::GlobalOp>()) {
+    if (!isDeviceVariable(global))
+      continue;
+    // `__constant__` is read-only for kernels but the host writes it with
+    // cudaMemcpyToSymbol, so it cannot live in read-only memory.
+    global.setConstant(false);
+    deviceVariables.push_back(global);
+  }
   for (LLVM::GlobalOp global : deviceVariables) {
     StringRef nameSymbol = table.addString(global.getSymName());
     uint64_t size = dataLayout.getTypeSize(global.getGlobalType());

@@ -1,0 +1,20 @@
+//===- DeviceModulePreparation.h - Device LLVM IR before raising -*- C++ -*-===//
+
+#ifndef RESPEC_FRONTEND_DEVICEMODULEPREPARATION_H
+#define RESPEC_FRONTEND_DEVICEMODULEPREPARATION_H
+
+#include "llvm/IR/Module.h"
+
+namespace respec {
+
+/// Inlines every non-recursive device function into the kernels that use it,
+/// so that reads of threadIdx & co. and uses of __shared__ variables sit in
+/// kernels, where raising turns them into loop variables; and checks that
+/// everything the device code refers to is defined in this translation unit
+/// or provided by respec. Prints `file:line: error: ...` and returns false
+/// on failure.
+bool prepareDeviceModule(llvm::Module &module);
+
+} // namespace respec
+
+#endif

@@ -1,0 +1,57 @@
+//===- CPUBackend.h - Device code for the CPU, object emission --*- C++ -*-===//
+
+#ifndef RESPEC_TARGET_CPUBACKEND_H
+#define RESPEC_TARGET_CPUBACKEND_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+
+namespace respec {
+
+/// Registers the dialects and translations the CPU path needs in `context`
+/// and installs a diagnostic handler that prints `file:line:col: error: ...`
+/// using the user's source location carried by each op.
+void prepareMLIRContext(mlir::MLIRContext &context);
+
+/// Imports prepared device LLVM IR into MLIR's LLVM dialect.
+mlir::OwningOpRef<mlir::ModuleOp>
+importDeviceModule(std::unique_ptr<llvm::Module> device,
+                   mlir::MLIRContext &context);
+
+/// Runs `pipeline` (raise, or CPU lowering) on `module`.
+mlir::LogicalResult runRaisePipeline(mlir::ModuleOp module);
+mlir::LogicalResult runCPULoweringPipeline(mlir::ModuleOp module);
+
+/// Translates lowered device code to an LLVM module for the host target;
+/// device functions are compiled for `deviceCPU` ("native" = this machine).
+std::unique_ptr<llvm::Module>
+translateToCPUModule(mlir::ModuleOp module, llvm::LLVMContext &context,
+                     llvm::TargetMachine &target, llvm::StringRef deviceCPU,
+                     bool keepDebugInfo);
+
+/// A target machine for the host (code model, PIC) at `optLevel`.
+std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(unsigned optLevel);
+
+/// Runs LLVM's standard optimization pipeline at `optLevel` (0-3).
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &target,
+                    unsigned optLevel);
+
+/// Links the device module into the host module of the same translation
+/// unit, points clang's fat-binary wrapper at respec's kernel table and
+/// makes every device symbol internal. Returns false (after printing why) if
+/// the host module does not have the expected registration code.
+bool linkDeviceIntoHost(llvm::Module &host,
+                        std::unique_ptr<llvm::Module> device);
+
+/// Writes `module` as an object file.
+bool emitObjectFile(llvm::Module &module, llvm::TargetMachine &target,
+                    llvm::StringRef path);
+
+} // namespace respec
+
+#endif

@@ -1,0 +1,158 @@
+//===- CPUBackend.cpp - Device code through MLIR for the CPU --------------===//
+//
+// Glue between the driver and the MLIR pipelines: import the device LLVM IR,
+// raise it to the parallel IR, lower it for the CPU and translate it back to
+// LLVM IR for the host target.
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Target/CPUBackend.h"
+#include "respec/Dialect/RespecDialect.h"
+#include "respec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Target/LLVMIR/Import.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+
+namespace respec {
+
+/// Finds the user's file:line:col inside a (possibly fused or call-site)
+/// location.
+static std::optional<FileLineColLoc> findSourceLocation(Location loc) {
+  std::optional<FileLineColLoc> found;
+  loc->walk([&](Location nested) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
+      if (fileLoc.getLine() != 0) {
+        found = fileLoc;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+static StringRef severityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
+static void printDiagnostic(Diagnostic &diag) {
+  llvm::raw_ostream &os = llvm::errs();
+  if (std::optional<FileLineColLoc> loc = findSourceLocation(diag.getLocation()))
+    os << loc->getFilename().getValue() << ":" << loc->getLine() << ":"
+       << loc->getColumn() << ": ";
+  os << severityName(diag.getSeverity()) << ": " << diag.str() << "\n";
+  for (Diagnostic &note : diag.getNotes())
+    printDiagnostic(note);
+}
+
+void prepareMLIRContext(MLIRContext &context) {
+  DialectRegistry registry;
+  registry.insert<mlir::respec::RespecDialect, arith::ArithDialect,
+                  cf::ControlFlowDialect, DLTIDialect, func::FuncDialect,
+                  index::IndexDialect, LLVM::LLVMDialect, NVVM::NVVMDialect,
+                  memref::MemRefDialect, omp::OpenMPDialect,
+                  scf::SCFDialect>();
+  registerAllToLLVMIRTranslations(registry);
+  registerAllFromLLVMIRTranslations(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  context.getDiagEngine().registerHandler([](Diagnostic &diag) {
+    // Warnings of the LLVM IR importer (unknown data-layout tokens, module
+    // flags) concern clang's output, not the user's program.
+    if (diag.getSeverity() == DiagnosticSeverity::Warning)
+      return success();
+    printDiagnostic(diag);
+    return success();
+  });
+}
+
+OwningOpRef<ModuleOp> importDeviceModule(std::unique_ptr<llvm::Module> device,
+                                         MLIRContext &context) {
+  return translateLLVMIRToModule(std::move(device), &context,
+                                 /*emitExpensiveWarnings=*/false);
+}
+
+static LogicalResult runPipeline(ModuleOp module,
+                                 void (*build)(OpPassManager &)) {
+  PassManager pm(module.getContext());
+  build(pm);
+  return pm.run(module);
+}
+
+LogicalResult runRaisePipeline(ModuleOp module) {
+  return runPipeline(module, mlir::respec::buildRaisePipeline);
+}
+
+LogicalResult runCPULoweringPipeline(ModuleOp module) {
+  return runPipeline(module, mlir::respec::buildCPULoweringPipeline);
+}
+
+/// Compiles every device function for `cpu`: vector width matters more for
+/// kernels than for host code, which keeps clang's default target.
+static void setDeviceTarget(llvm::Module &module, llvm::StringRef cpu) {
+  std::string cpuName =
+      cpu == "native" ? llvm::sys::getHostCPUName().str() : cpu.str();
+  std::string features;
+  if (cpu == "native") {
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      features += (features.empty() ? "" : ",") +
+                  std::string(feature.getValue() ? "+" : "-") +
+                  feature.getKey().str();
+  }
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    function.addFnAttr("target-cpu", cpuName);
+    if (!features.empty())
+      function.addFnAttr("target-features", features);
+  }
+}
+
+std::unique_ptr<llvm::Module>
+translateToCPUModule(ModuleOp module, llvm::LLVMContext &context,
+                     llvm::TargetMachine &target, llvm::StringRef deviceCPU,
+                     bool keepDebugInfo) {
+  // The NVPTX data layout and triple of the imported module do not apply.
+  module->removeAttr(DLTIDialect::kDataLayoutAttrName);
+  module->removeAttr(LLVM::LLVMDialect::getTargetTripleAttrName());
+  std::unique_ptr<llvm::Module> result =
+      translateModuleToLLVMIR(module, context, "respec-device");
+  if (!result)
+    return nullptr;
+  result->setTargetTriple(target.getTargetTriple());
+  result->setDataLayout(target.createDataLayout());
+  if (!keepDebugInfo)
+    llvm::StripDebugInfo(*result);
+  setDeviceTarget(*result, deviceCPU);
+  return result;
+}
+
+} // namespace respec

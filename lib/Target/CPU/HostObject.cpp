@@ -1,0 +1,155 @@
+//===- HostObject.cpp - One object per translation unit -------------------===//
+//
+// The host and device halves of a translation unit end up in one LLVM
+// module, optimized and written as one ordinary object file, so build
+// systems see nothing but `respec -c a.cu -o a.o`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Target/CPUBackend.h"
+#include "respec_rt/abi.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace respec {
+
+static constexpr StringLiteral kModuleTableName = "__respec_module_table";
+static constexpr StringLiteral kFatbinWrapperName = "__cuda_fatbin_wrapper";
+
+std::unique_ptr<TargetMachine> createHostTargetMachine(unsigned optLevel) {
+  InitializeNativeTarget();
+  InitializeNativeTargetAsmPrinter();
+  Triple triple(sys::getDefaultTargetTriple());
+  std::string error;
+  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    errs() << "respec: error: no code generator for " << triple.str() << ": "
+           << error << "\n";
+    return nullptr;
+  }
+  TargetOptions options;
+  CodeGenOptLevel level = optLevel == 0   ? CodeGenOptLevel::None
+                          : optLevel == 1 ? CodeGenOptLevel::Less
+                          : optLevel == 2 ? CodeGenOptLevel::Default
+                                          : CodeGenOptLevel::Aggressive;
+  return std::unique_ptr<TargetMachine>(target->createTargetMachine(
+      triple, "x86-64", "", options, Reloc::PIC_, std::nullopt, level));
+}
+
+void optimizeModule(Module &module, TargetMachine &target, unsigned optLevel) {
+  LoopAnalysisManager loopAM;
+  FunctionAnalysisManager functionAM;
+  CGSCCAnalysisManager cgsccAM;
+  ModuleAnalysisManager moduleAM;
+  PipelineTuningOptions tuning;
+  tuning.LoopVectorization = optLevel >= 2;
+  tuning.SLPVectorization = optLevel >= 2;
+  PassBuilder passBuilder(&target, tuning);
+  passBuilder.registerModuleAnalyses(moduleAM);
+  passBuilder.registerCGSCCAnalyses(cgsccAM);
+  passBuilder.registerFunctionAnalyses(functionAM);
+  passBuilder.registerLoopAnalyses(loopAM);
+  passBuilder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
+  OptimizationLevel level = optLevel == 0   ? OptimizationLevel::O0
+                            : optLevel == 1 ? OptimizationLevel::O1
+                            : optLevel == 2 ? OptimizationLevel::O2
+                                            : OptimizationLevel::O3;
+  ModulePassManager passes =
+      optLevel == 0 ? passBuilder.buildO0DefaultPipeline(level)
+                    : passBuilder.buildPerModuleDefaultPipeline(level);
+  passes.run(module, moduleAM);
+}
+
+/// Gives every defined device symbol but the kernel table internal linkage:
+/// device code of one translation unit is self-contained (no -rdc), and
+/// `__host__ __device__` functions exist on both sides under the same name.
+/// The table stays external until linked, because the linker drops
+/// unreferenced internal symbols; everything else is reachable from it.
+static void internalizeDeviceSymbols(Module &device) {
+  for (GlobalValue &value : device.global_values()) {
+    if (value.isDeclaration() || value.hasLocalLinkage() ||
+        value.getName().starts_with("llvm.") ||
+        value.getName() == kModuleTableName)
+      continue;
+    value.setLinkage(GlobalValue::InternalLinkage);
+    value.setVisibility(GlobalValue::DefaultVisibility);
+    value.setDSOLocal(true);
+  }
+}
+
+/// Replaces the stand-in fat binary clang embedded with respec's table.
+static bool pointWrapperAtTable(Module &host, GlobalVariable &table) {
+  GlobalVariable *wrapper =
+      host.getGlobalVariable(kFatbinWrapperName, /*AllowInternal=*/true);
+  if (!wrapper || !wrapper->hasInitializer()) {
+    // A translation unit without kernels or device variables: clang emits
+    // no registration, and the table is unused.
+    return true;
+  }
+  auto *init = dyn_cast<ConstantStruct>(wrapper->getInitializer());
+  if (!init || init->getNumOperands() != 4) {
+    errs() << "respec: error: unexpected layout of clang's CUDA fat-binary "
+              "wrapper\n";
+    return false;
+  }
+  auto *fatbin = dyn_cast<GlobalVariable>(
+      init->getOperand(2)->stripPointerCasts());
+  SmallVector<Constant *> fields;
+  for (unsigned i = 0; i < init->getNumOperands(); ++i)
+    fields.push_back(init->getOperand(i));
+  fields[2] = &table;
+  wrapper->setInitializer(ConstantStruct::get(init->getType(), fields));
+  wrapper->setSection("");
+  if (fatbin && fatbin->use_empty())
+    fatbin->eraseFromParent();
+  return true;
+}
+
+bool linkDeviceIntoHost(Module &host, std::unique_ptr<Module> device) {
+  internalizeDeviceSymbols(*device);
+  // Linking renames internal device symbols that clash with host ones.
+  if (Linker::linkModules(host, std::move(device))) {
+    errs() << "respec: error: could not link device code into host code\n";
+    return false;
+  }
+  GlobalVariable *table =
+      host.getGlobalVariable(kModuleTableName, /*AllowInternal=*/true);
+  if (!table) {
+    errs() << "respec: error: device code has no kernel table\n";
+    return false;
+  }
+  table->setLinkage(GlobalValue::InternalLinkage);
+  return pointWrapperAtTable(host, *table);
+}
+
+bool emitObjectFile(Module &module, TargetMachine &target, StringRef path) {
+  std::error_code error;
+  raw_fd_ostream out(path, error, sys::fs::OF_None);
+  if (error) {
+    errs() << "respec: error: cannot write '" << path
+           << "': " << error.message() << "\n";
+    return false;
+  }
+  legacy::PassManager passes;
+  if (target.addPassesToEmitFile(passes, out, nullptr,
+                                 CodeGenFileType::ObjectFile)) {
+    errs() << "respec: error: the code generator cannot emit object files\n";
+    return false;
+  }
+  passes.run(module);
+  out.flush();
+  return true;
+}
+
+} // namespace respec

@@ -1,0 +1,278 @@
+//===- DriverOptions.cpp - nvcc-compatible command line -------------------===//
+//
+// Build systems call nvcc with a small, stable set of flags; respec accepts
+// the same spellings (both `-o x` and `-ox`, `--opt=v` and `--opt v`), and
+// accepts-and-ignores the GPU-specific ones that do not change the meaning
+// of a CPU build. Anything else is an error naming the flag, never silently
+// dropped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverOptions.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace respec {
+
+namespace {
+
+/// Walks argv, handing out flag values in either spelling.
+class ArgumentReader {
+public:
+  ArgumentReader(int argc, char **argv) : args(argv + 1, argv + argc) {}
+
+  bool done() const { return index >= args.size(); }
+  StringRef next() { return args[index++]; }
+
+  /// If `arg` is `flag` followed by `=value`, by `value` glued on (for
+  /// single-dash short flags), or by a separate argument, stores the value.
+  /// Returns false if `arg` is not this flag; reports a missing value.
+  bool value(StringRef arg, StringRef flag, std::string &out, bool &error,
+             bool allowGlued = false) {
+    if (arg == flag) {
+      if (done()) {
+        errs() << "respec: error: option '" << flag << "' needs a value\n";
+        error = true;
+        return true;
+      }
+      out = next().str();
+      return true;
+    }
+    if (arg.starts_with(flag) && arg.size() > flag.size()) {
+      StringRef rest = arg.drop_front(flag.size());
+      if (rest.consume_front("=") || allowGlued) {
+        out = rest.str();
+        return true;
+      }
+    }
+    return false;
+  }
+
+private:
+  std::vector<StringRef> args;
+  size_t index = 0;
+};
+
+/// Flags of nvcc that only concern GPU code generation or nvcc's own
+/// front end, with no effect on a CPU build. Those that take a value list
+/// their value as a separate argument.
+bool isIgnoredFlag(StringRef arg) {
+  return StringSwitch<bool>(arg)
+      .Cases({"-lineinfo", "--generate-line-info", "-use_fast_math",
+              "--use_fast_math", "-Wno-deprecated-gpu-targets",
+              "--expt-relaxed-constexpr", "--expt-extended-lambda",
+              "-extended-lambda", "--extended-lambda", "-m64",
+              "--resource-usage", "-res-usage", "-rdc=false",
+              "--relocatable-device-code=false", "-w", "-cudart=static",
+              "--cudart=static", "-cudart", "-Xptxas", "-Xnvlink"},
+             true)
+      .Default(false);
+}
+
+bool isIgnoredFlagWithValue(StringRef arg) {
+  return StringSwitch<bool>(arg)
+      .Cases({"-ccbin", "--compiler-bindir", "-Xptxas", "-Xnvlink",
+              "-Xcudafe", "-code", "--gpu-code", "-maxrregcount",
+              "--maxrregcount", "-cudart", "--cudart"},
+             true)
+      .Default(false);
+}
+
+bool isIgnoredPrefix(StringRef arg) {
+  return arg.starts_with("-arch=") || arg.starts_with("--gpu-architecture=") ||
+         arg.starts_with("-gencode=") || arg.starts_with("--generate-code=") ||
+         arg.starts_with("-code=") || arg.starts_with("--gpu-code=") ||
+         arg.starts_with("-maxrregcount=") || arg.starts_with("-Xptxas=") ||
+         arg.starts_with("-ccbin=") || arg.starts_with("-cudart=") ||
+         arg.starts_with("--cudart=") || arg.starts_with("--ptxas-options=") ||
+         arg.starts_with("-Xcudafe=");
+}
+
+void splitCommaList(StringRef list, std::vector<std::string> &out) {
+  SmallVector<StringRef> parts;
+  list.split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef part : parts)
+    out.push_back(part.str());
+}
+
+} // namespace
+
+std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
+  DriverOptions options;
+  ArgumentReader reader(argc, argv);
+  bool error = false;
+  std::string value;
+  bool sawCompileOnly = false;
+  while (!reader.done() && !error) {
+    StringRef arg = reader.next();
+    if (!arg.starts_with("-") || arg == "-") {
+      options.inputs.push_back(arg.str());
+      continue;
+    }
+    if (arg == "--version" || arg == "-V") {
+      options.printVersion = true;
+    } else if (arg == "--help" || arg == "-h") {
+      options.printHelp = true;
+    } else if (arg == "-c" || arg == "--compile") {
+      sawCompileOnly = true;
+    } else if (reader.value(arg, "-o", options.output, error, true) ||
+               reader.value(arg, "--output-file", options.output, error)) {
+    } else if (reader.value(arg, "-I", value, error, true) ||
+               reader.value(arg, "--include-path", value, error)) {
+      splitCommaList(value, options.frontend.includeDirs);
+    } else if (reader.value(arg, "-isystem", value, error)) {
+      options.frontend.extraHostArgs.push_back("-isystem" + value);
+    } else if (reader.value(arg, "-D", value, error, true) ||
+               reader.value(arg, "--define-macro", value, error)) {
+      options.frontend.macroDefinitions.push_back(value);
+    } else if (reader.value(arg, "-U", value, error, true) ||
+               reader.value(arg, "--undefine-macro", value, error)) {
+      options.frontend.macroUndefinitions.push_back(value);
+    } else if (arg.starts_with("-O") && arg.size() <= 3) {
+      StringRef level = arg.drop_front(2);
+      if (level.empty())
+        options.frontend.hostOptLevel = 3;
+      else if (level.size() == 1 && level[0] >= '0' && level[0] <= '3')
+        options.frontend.hostOptLevel = level[0] - '0';
+      else if (level == "s" || level == "z")
+        options.frontend.hostOptLevel = 2;
+      else {
+        errs() << "respec: error: invalid optimization level '" << arg
+               << "'\n";
+        error = true;
+      }
+    } else if (arg == "-g" || arg == "--debug" || arg == "-G" ||
+               arg == "--device-debug") {
+      options.frontend.debugInfo = true;
+    } else if (reader.value(arg, "-std", value, error) ||
+               reader.value(arg, "--std", value, error)) {
+      options.frontend.languageStandard = value;
+    } else if (reader.value(arg, "-x", value, error, true) ||
+               reader.value(arg, "--x", value, error)) {
+      if (value != "cu" && value != "cuda") {
+        errs() << "respec: error: unsupported language '-x " << value
+               << "' (respec accepts -x cu)\n";
+        error = true;
+      }
+      options.forceCuda = true;
+    } else if (reader.value(arg, "-Xcompiler", value, error) ||
+               reader.value(arg, "--compiler-options", value, error)) {
+      splitCommaList(value, options.hostCompilerArgs);
+    } else if (reader.value(arg, "-Xlinker", value, error) ||
+               reader.value(arg, "--linker-options", value, error)) {
+      std::vector<std::string> parts;
+      splitCommaList(value, parts);
+      for (const std::string &part : parts)
+        options.linkerArgs.push_back("-Wl," + part);
+    } else if (reader.value(arg, "-L", value, error, true) ||
+               reader.value(arg, "--library-path", value, error)) {
+      options.linkerArgs.push_back("-L" + value);
+    } else if (reader.value(arg, "-l", value, error, true) ||
+               reader.value(arg, "--library", value, error)) {
+      options.linkerArgs.push_back("-l" + value);
+    } else if (reader.value(arg, "--emit", value, error)) {
+      std::optional<EmitKind> kind =
+          StringSwitch<std::optional<EmitKind>>(value)
+              .Case("llvm", EmitKind::DeviceLLVM)
+              .Case("mlir", EmitKind::DeviceMLIR)
+              .Case("parallel-ir", EmitKind::ParallelIR)
+              .Case("obj", EmitKind::Object)
+              .Default(std::nullopt);
+      if (!kind) {
+        errs() << "respec: error: unknown --emit kind '" << value
+               << "' (expected llvm, mlir, parallel-ir or obj)\n";
+        error = true;
+      } else {
+        options.emit = *kind;
+      }
+    } else if (arg == "--keep" || arg == "-keep") {
+      options.keepIntermediates = true;
+    } else if (arg == "-v" || arg == "--verbose") {
+      options.verbose = true;
+    } else if (reader.value(arg, "--cuda-path", value, error)) {
+      options.cudaPath = value;
+      options.cudaPathGiven = true;
+    } else if (reader.value(arg, "--cpu", value, error)) {
+      options.deviceCPU = value;
+    } else if (reader.value(arg, "--target", value, error)) {
+      if (value != "cpu") {
+        errs() << "respec: error: --target=" << value
+               << " is not supported yet; this build of respec targets the "
+                  "CPU (--target=cpu)\n";
+        error = true;
+      }
+    } else if (arg == "-rdc=true" || arg == "--relocatable-device-code=true" ||
+               arg == "-dc" || arg == "--device-c") {
+      errs() << "respec: error: '" << arg
+             << "': separate compilation of device code (relocatable device "
+                "code) is not supported yet\n";
+      error = true;
+    } else if (arg == "-fPIC" || arg == "-fpic" || arg == "-pthread" ||
+               arg == "-fopenmp" || arg.starts_with("-W") ||
+               arg.starts_with("-march=") || arg.starts_with("-mtune=") ||
+               arg.starts_with("-f")) {
+      // Common host compiler flags nvcc users pass directly.
+      options.hostCompilerArgs.push_back(arg.str());
+    } else if (isIgnoredFlag(arg) || isIgnoredPrefix(arg)) {
+    } else if (isIgnoredFlagWithValue(arg) || arg == "-arch" ||
+               arg == "--gpu-architecture" || arg == "-gencode" ||
+               arg == "--generate-code") {
+      if (reader.done()) {
+        errs() << "respec: error: option '" << arg << "' needs a value\n";
+        error = true;
+      } else {
+        reader.next();
+      }
+    } else {
+      errs() << "respec: error: unknown option '" << arg
+             << "' (see respec --help)\n";
+      error = true;
+    }
+  }
+  if (error)
+    return std::nullopt;
+  if (sawCompileOnly && options.emit == EmitKind::Executable)
+    options.emit = EmitKind::Object;
+  options.frontend.extraHostArgs.insert(options.frontend.extraHostArgs.end(),
+                                        options.hostCompilerArgs.begin(),
+                                        options.hostCompilerArgs.end());
+  return options;
+}
+
+void printDriverHelp() {
+  outs() << R"(OVERVIEW: respec - compile CUDA programs for the CPU (nvcc-compatible)
+
+USAGE: respec [options] <inputs>
+
+Inputs: .cu (CUDA), .cpp/.cc/.cxx/.c (host code), .o/.a (objects, libraries).
+
+Options:
+  -c                      Compile only; write one object per input
+  -o <file>               Output file (default a.out, or <input>.o with -c)
+  -I<dir>, -D<m>[=v], -U<m>  Include directories and macros
+  -O0 .. -O3              Host-code optimization (device code is always optimized)
+  -g, -G                  Debug information
+  -std=<std>              C++ language standard (e.g. c++17)
+  -x cu                   Treat all sources as CUDA
+  -Xcompiler <a,b,...>    Arguments for the host compiler (clang)
+  -Xlinker <a,b,...>      Arguments for the linker
+  -L<dir>, -l<lib>        Libraries
+  -arch=, -gencode=, -code=, -lineinfo, --use_fast_math, -ccbin ...
+                          Accepted and ignored: they select GPU code
+  --cuda-path=<dir>       CUDA toolkit whose headers to use; a directory
+                          without a toolkit selects respec's own headers
+  --cpu=<name>            CPU to compile device code for (default: native)
+  --target=cpu            Target (only cpu in this version)
+  --emit=llvm|mlir|parallel-ir
+                          Stop after a stage and write the device code
+  --keep                  Keep intermediate files next to the output
+  -v                      Print the commands respec runs
+  --version, --help
+)";
+}
+
+} // namespace respec

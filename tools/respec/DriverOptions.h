@@ -1,0 +1,48 @@
+//===- DriverOptions.h - nvcc-compatible command line ----------*- C++ -*-===//
+
+#ifndef RESPEC_TOOLS_DRIVEROPTIONS_H
+#define RESPEC_TOOLS_DRIVEROPTIONS_H
+
+#include "respec/Frontend/CudaFrontend.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace respec {
+
+/// What the driver stops at and writes.
+enum class EmitKind {
+  Executable,  ///< default: compile and link
+  Object,      ///< -c
+  DeviceLLVM,  ///< --emit=llvm: device LLVM IR as clang produced it
+  DeviceMLIR,  ///< --emit=mlir: device code imported into MLIR
+  ParallelIR,  ///< --emit=parallel-ir: after raising
+};
+
+struct DriverOptions {
+  FrontendOptions frontend;
+  EmitKind emit = EmitKind::Executable;
+  std::vector<std::string> inputs;
+  std::string output;
+  std::vector<std::string> linkerArgs; ///< -L, -l, -Xlinker, objects' order
+  std::vector<std::string> hostCompilerArgs; ///< -Xcompiler (also linking)
+  bool keepIntermediates = false;
+  bool verbose = false;
+  bool forceCuda = false; ///< -x cu: treat every source as CUDA
+  std::string deviceCPU = "native";
+  std::string cudaPath;
+  bool cudaPathGiven = false;
+  bool printVersion = false;
+  bool printHelp = false;
+};
+
+/// Parses nvcc-style arguments. Prints an error naming the offending
+/// argument and returns nullopt on failure.
+std::optional<DriverOptions> parseDriverOptions(int argc, char **argv);
+
+void printDriverHelp();
+
+} // namespace respec
+
+#endif

@@ -1,0 +1,361 @@
+//===- respec.cpp - The nvcc-compatible compiler driver -------------------===//
+//
+// For each CUDA source: clang compiles the device side to NVPTX-flavoured
+// LLVM IR and the host side to host LLVM IR (in process); the device IR goes
+// through MLIR (raise to the parallel IR, lower for the CPU) and is linked
+// into the host module, which becomes one object file. Other sources are
+// compiled by clang as plain host code. Objects are linked with the respec
+// runtime (the CUDA runtime API on the CPU) and OpenMP.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverOptions.h"
+
+#include "respec/Frontend/CudaFrontend.h"
+#include "respec/Frontend/DeviceModulePreparation.h"
+#include "respec/Target/CPUBackend.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace respec;
+
+namespace {
+
+/// Paths of respec's own files, found relative to the executable: the build
+/// tree and an installation have the same layout.
+struct InstallLayout {
+  std::string binDir;
+  std::string libDir;
+  std::string cudaIncludeDir;
+
+  static InstallLayout fromExecutable(const char *argv0) {
+    static int anchor;
+    std::string exe = sys::fs::getMainExecutable(argv0, &anchor);
+    InstallLayout layout;
+    layout.binDir = sys::path::parent_path(exe).str();
+    SmallString<256> prefix(sys::path::parent_path(layout.binDir));
+    SmallString<256> lib(prefix), include(prefix);
+    sys::path::append(lib, "lib");
+    sys::path::append(include, "share", "respec", "cuda", "include");
+    layout.libDir = lib.str().str();
+    layout.cudaIncludeDir = include.str().str();
+    return layout;
+  }
+};
+
+enum class InputKind { Cuda, HostSource, Object };
+
+InputKind classifyInput(StringRef path, bool forceCuda) {
+  StringRef ext = sys::path::extension(path);
+  if (ext == ".cu" || (forceCuda && (ext == ".cpp" || ext == ".cc" ||
+                                     ext == ".cxx" || ext == ".c")))
+    return InputKind::Cuda;
+  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c" ||
+      ext == ".C")
+    return InputKind::HostSource;
+  return InputKind::Object;
+}
+
+/// Writes `text` to `path` ("-" or empty: stdout).
+bool writeText(StringRef path, function_ref<void(raw_ostream &)> print) {
+  std::error_code error;
+  ToolOutputFile out(path.empty() ? "-" : path, error, sys::fs::OF_Text);
+  if (error) {
+    errs() << "respec: error: cannot write '" << path
+           << "': " << error.message() << "\n";
+    return false;
+  }
+  print(out.os());
+  out.keep();
+  return true;
+}
+
+class Driver {
+public:
+  Driver(DriverOptions options, InstallLayout layout)
+      : options(std::move(options)), layout(std::move(layout)) {}
+
+  int run();
+
+private:
+  bool compileCuda(StringRef source, StringRef objectPath);
+  bool compileHostSource(StringRef source, StringRef objectPath);
+  bool link(ArrayRef<std::string> objects);
+  bool runProgram(ArrayRef<std::string> args);
+  bool emitDeviceStage(StringRef source);
+  std::string intermediatePath(StringRef source, StringRef suffix) const;
+  std::string temporaryPath(StringRef stem, StringRef suffix);
+  std::string standInFatBinary();
+  std::unique_ptr<Module> compileDevice(LLVMContext &context,
+                                        StringRef source);
+
+  DriverOptions options;
+  InstallLayout layout;
+  std::vector<std::string> temporaries;
+  std::string fatBinaryPath;
+};
+
+std::string Driver::temporaryPath(StringRef stem, StringRef suffix) {
+  SmallString<256> path;
+  if (sys::fs::createTemporaryFile(stem, suffix, path)) {
+    errs() << "respec: error: cannot create a temporary file\n";
+    return "";
+  }
+  temporaries.push_back(path.str().str());
+  return path.str().str();
+}
+
+/// Intermediate files kept by --keep go beside the output (or the current
+/// directory) as <source stem>.<suffix>.
+std::string Driver::intermediatePath(StringRef source,
+                                     StringRef suffix) const {
+  SmallString<256> path;
+  if (!options.output.empty())
+    path = sys::path::parent_path(options.output);
+  sys::path::append(path, sys::path::stem(source) + "." + suffix);
+  return path.str().str();
+}
+
+/// clang registers kernels only when it embeds a GPU binary. respec embeds
+/// this stand-in and then points clang's wrapper at its own kernel table.
+std::string Driver::standInFatBinary() {
+  if (!fatBinaryPath.empty())
+    return fatBinaryPath;
+  fatBinaryPath = temporaryPath("respec-fatbin", "bin");
+  if (fatBinaryPath.empty())
+    return "";
+  writeText(fatBinaryPath, [](raw_ostream &os) { os << "RESPEC\n"; });
+  return fatBinaryPath;
+}
+
+std::unique_ptr<Module> Driver::compileDevice(LLVMContext &context,
+                                              StringRef source) {
+  std::unique_ptr<Module> device = compileCudaSource(
+      context, options.frontend, source, CudaSide::Device);
+  if (!device || !prepareDeviceModule(*device))
+    return nullptr;
+  if (options.keepIntermediates)
+    writeText(intermediatePath(source, "device.ll"),
+              [&](raw_ostream &os) { device->print(os, nullptr); });
+  return device;
+}
+
+bool Driver::emitDeviceStage(StringRef source) {
+  LLVMContext llvmContext;
+  std::unique_ptr<Module> device = compileDevice(llvmContext, source);
+  if (!device)
+    return false;
+  if (options.emit == EmitKind::DeviceLLVM)
+    return writeText(options.output,
+                     [&](raw_ostream &os) { device->print(os, nullptr); });
+  mlir::MLIRContext context;
+  prepareMLIRContext(context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      importDeviceModule(std::move(device), context);
+  if (!module)
+    return false;
+  if (options.emit == EmitKind::ParallelIR &&
+      failed(runRaisePipeline(*module)))
+    return false;
+  return writeText(options.output,
+                   [&](raw_ostream &os) { module->print(os); });
+}
+
+bool Driver::compileCuda(StringRef source, StringRef objectPath) {
+  LLVMContext llvmContext;
+  std::unique_ptr<Module> device = compileDevice(llvmContext, source);
+  if (!device)
+    return false;
+
+  mlir::MLIRContext context;
+  prepareMLIRContext(context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      importDeviceModule(std::move(device), context);
+  if (!module || failed(runRaisePipeline(*module)))
+    return false;
+  if (options.keepIntermediates)
+    writeText(intermediatePath(source, "parallel.mlir"),
+              [&](raw_ostream &os) { module->print(os); });
+  if (failed(runCPULoweringPipeline(*module)))
+    return false;
+
+  std::unique_ptr<TargetMachine> target =
+      createHostTargetMachine(std::max(options.frontend.hostOptLevel, 2u));
+  if (!target)
+    return false;
+  std::unique_ptr<Module> deviceCode =
+      translateToCPUModule(*module, llvmContext, *target, options.deviceCPU,
+                           options.frontend.debugInfo);
+  if (!deviceCode)
+    return false;
+  // Device code is optimized like nvcc's, whatever -O says about the host.
+  optimizeModule(*deviceCode, *target, 3);
+
+  std::string fatbin = standInFatBinary();
+  if (fatbin.empty())
+    return false;
+  std::unique_ptr<Module> host = compileCudaSource(
+      llvmContext, options.frontend, source, CudaSide::Host, fatbin);
+  if (!host || !linkDeviceIntoHost(*host, std::move(deviceCode)))
+    return false;
+  optimizeModule(*host, *target, options.frontend.hostOptLevel);
+  if (options.keepIntermediates)
+    writeText(intermediatePath(source, "cpu.ll"),
+              [&](raw_ostream &os) { host->print(os, nullptr); });
+  return emitObjectFile(*host, *target, objectPath);
+}
+
+bool Driver::runProgram(ArrayRef<std::string> args) {
+  if (options.verbose) {
+    for (const std::string &arg : args)
+      errs() << arg << " ";
+    errs() << "\n";
+  }
+  SmallVector<StringRef> argv(args.begin(), args.end());
+  std::string message;
+  int status = sys::ExecuteAndWait(args[0], argv, std::nullopt, {}, 0, 0,
+                                   &message);
+  if (status < 0)
+    errs() << "respec: error: cannot run '" << args[0] << "': " << message
+           << "\n";
+  return status == 0;
+}
+
+bool Driver::compileHostSource(StringRef source, StringRef objectPath) {
+  std::vector<std::string> args = {clangExecutable().str() + "++", "-c",
+                                   source.str(), "-o", objectPath.str()};
+  args.push_back("-O" + std::to_string(options.frontend.hostOptLevel));
+  if (options.frontend.debugInfo)
+    args.push_back("-g");
+  if (!options.frontend.languageStandard.empty() &&
+      sys::path::extension(source) != ".c")
+    args.push_back("-std=" + options.frontend.languageStandard);
+  // Host sources of CUDA programs include cuda_runtime.h too.
+  if (options.frontend.cudaToolkitPath.empty())
+    args.push_back("-I" + layout.cudaIncludeDir);
+  else
+    args.push_back("-I" + options.frontend.cudaToolkitPath + "/include");
+  for (const std::string &dir : options.frontend.includeDirs)
+    args.push_back("-I" + dir);
+  for (const std::string &macro : options.frontend.macroDefinitions)
+    args.push_back("-D" + macro);
+  for (const std::string &macro : options.frontend.macroUndefinitions)
+    args.push_back("-U" + macro);
+  args.insert(args.end(), options.hostCompilerArgs.begin(),
+              options.hostCompilerArgs.end());
+  if (sys::path::extension(source) == ".c")
+    args[0] = clangExecutable().str();
+  return runProgram(args);
+}
+
+bool Driver::link(ArrayRef<std::string> objects) {
+  std::string output = options.output.empty() ? "a.out" : options.output;
+  std::vector<std::string> args = {clangExecutable().str() + "++", "-o",
+                                   output};
+  args.insert(args.end(), objects.begin(), objects.end());
+  args.insert(args.end(), options.linkerArgs.begin(),
+              options.linkerArgs.end());
+  for (const std::string &arg : options.hostCompilerArgs)
+    if (StringRef(arg).starts_with("-f") || arg == "-pthread")
+      args.push_back(arg);
+  args.push_back(layout.libDir + "/librespec_cudart.a");
+  args.push_back("-fopenmp=libomp");
+  args.push_back("-pthread");
+  args.push_back("-lm");
+  return runProgram(args);
+}
+
+int Driver::run() {
+  if (options.inputs.empty()) {
+    errs() << "respec: error: no input files\n";
+    return 1;
+  }
+  options.frontend.cudaToolkitPath =
+      findCudaToolkit(options.cudaPath, options.cudaPathGiven);
+  options.frontend.respecCudaIncludeDir = layout.cudaIncludeDir;
+
+  bool stageOnly = options.emit == EmitKind::DeviceLLVM ||
+                   options.emit == EmitKind::DeviceMLIR ||
+                   options.emit == EmitKind::ParallelIR;
+  bool compileOnly = options.emit == EmitKind::Object;
+  size_t sources = 0;
+  for (const std::string &input : options.inputs)
+    if (classifyInput(input, options.forceCuda) != InputKind::Object)
+      ++sources;
+  if ((stageOnly || compileOnly) && sources > 1 && !options.output.empty()) {
+    errs() << "respec: error: -o with -c or --emit takes one source file\n";
+    return 1;
+  }
+
+  std::vector<std::string> objects;
+  bool ok = true;
+  for (const std::string &input : options.inputs) {
+    if (!sys::fs::exists(input)) {
+      errs() << "respec: error: no such file: '" << input << "'\n";
+      ok = false;
+      continue;
+    }
+    InputKind kind = classifyInput(input, options.forceCuda);
+    if (kind == InputKind::Object) {
+      objects.push_back(input);
+      continue;
+    }
+    if (stageOnly) {
+      if (kind != InputKind::Cuda) {
+        errs() << "respec: error: --emit needs a CUDA source, got '" << input
+               << "'\n";
+        ok = false;
+        continue;
+      }
+      ok &= emitDeviceStage(input);
+      continue;
+    }
+    std::string objectPath;
+    if (compileOnly)
+      objectPath = options.output.empty()
+                       ? (sys::path::stem(input) + ".o").str()
+                       : options.output;
+    else
+      objectPath = temporaryPath(sys::path::stem(input), "o");
+    if (objectPath.empty())
+      return 1;
+    bool compiled = kind == InputKind::Cuda
+                        ? compileCuda(input, objectPath)
+                        : compileHostSource(input, objectPath);
+    ok &= compiled;
+    objects.push_back(objectPath);
+  }
+  if (ok && !stageOnly && !compileOnly)
+    ok = link(objects);
+  for (const std::string &path : temporaries)
+    sys::fs::remove(path);
+  return ok ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  std::optional<DriverOptions> options = parseDriverOptions(argc, argv);
+  if (!options)
+    return 1;
+  if (options->printHelp) {
+    printDriverHelp();
+    return 0;
+  }
+  if (options->printVersion) {
+    outs() << "respec version " RESPEC_VERSION " (LLVM " RESPEC_LLVM_VERSION
+              ")\nCUDA compiler for the CPU, nvcc-compatible\n";
+    return 0;
+  }
+  Driver driver(std::move(*options), InstallLayout::fromExecutable(argv[0]));
+  return driver.run();
+}
