@@ -68,6 +68,25 @@ double erfcinvGuess(double y) {
   return p * x;
 }
 
+double erfcx(double x);
+
+/// erfcinv(y) for small y, where Giles' guess is poor: a fixed-point guess
+/// from erfc(x) ~ exp(-x^2) / (x sqrt(pi)), then Newton's method on
+/// log(erfc(x)) = log(erfcx(x)) - x^2, which stays well scaled down to the
+/// smallest subnormal y.
+double erfcInvTail(double y) {
+  const double sqrtPi = 1.77245385090551602730;
+  double logY = std::log(y);
+  double x = std::sqrt(-logY);
+  for (int step = 0; step < 3; ++step)
+    x = std::sqrt(-logY - std::log(x * sqrtPi));
+  for (int step = 0; step < 4; ++step) {
+    double scaled = erfcx(x);
+    x += (std::log(scaled) - x * x - logY) * scaled * sqrtPi * 0.5;
+  }
+  return x;
+}
+
 /// erfcinv(y) for y in [0, 2]: Newton's method on erfc from Giles' guess.
 double erfcInv(double y) {
   if (std::isnan(y) || y < 0.0 || y > 2.0)
@@ -76,6 +95,8 @@ double erfcInv(double y) {
     return std::numeric_limits<double>::infinity();
   if (y == 2.0)
     return -std::numeric_limits<double>::infinity();
+  if (y < 0.0625)
+    return erfcInvTail(y);
   double x = erfcinvGuess(y);
   for (int step = 0; step < 4; ++step) {
     double slope = twoOverSqrtPi * std::exp(-x * x);
@@ -106,7 +127,12 @@ double erfcx(double x) {
     return x;
   if (x > 26.0) { // asymptotic series
     double inv2 = 1.0 / (x * x);
-    double series = 1.0 - 0.5 * inv2 * (1.0 - 1.5 * inv2 * (1.0 - 2.5 * inv2));
+    double series =
+        1.0 -
+        0.5 * inv2 *
+            (1.0 -
+             1.5 * inv2 *
+                 (1.0 - 2.5 * inv2 * (1.0 - 3.5 * inv2 * (1.0 - 4.5 * inv2))));
     return series / (x * std::sqrt(pi));
   }
   // x^2 = hi + lo exactly, so exp(x^2) carries no error from squaring.

@@ -122,7 +122,9 @@ void formatIntegerArgument(std::string &out, const Conversion &c,
   }
   // Promoted to int; hh and h narrow the value again, as printf does.
   uint32_t bits = args.next<uint32_t>();
-  long long value = isSigned ? static_cast<int32_t>(bits) : bits;
+  long long value = isSigned
+                        ? static_cast<long long>(static_cast<int32_t>(bits))
+                        : static_cast<long long>(bits);
   if (c.length == "hh")
     value = isSigned ? static_cast<signed char>(bits)
                      : static_cast<unsigned char>(bits);

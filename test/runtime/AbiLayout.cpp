@@ -1,0 +1,129 @@
+//===- AbiLayout.cpp - Prints the CUDA ABI facts respec must match --------===//
+//
+// Built twice, against the CUDA toolkit's headers and against respec's; the
+// two outputs must be identical (AbiLayoutCompare.cmake).
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdio>
+
+#define SIZE(T) std::printf("sizeof(%s) = %zu\n", #T, sizeof(T))
+#define FIELD(T, F)                                                            \
+  std::printf("offsetof(%s, %s) = %zu\n", #T, #F, offsetof(T, F))
+#define VALUE(E) std::printf("%s = %lld\n", #E, (long long)(E))
+
+static void printDeviceProp() {
+  SIZE(cudaDeviceProp);
+  FIELD(cudaDeviceProp, name);
+  FIELD(cudaDeviceProp, uuid);
+  FIELD(cudaDeviceProp, totalGlobalMem);
+  FIELD(cudaDeviceProp, sharedMemPerBlock);
+  FIELD(cudaDeviceProp, regsPerBlock);
+  FIELD(cudaDeviceProp, warpSize);
+  FIELD(cudaDeviceProp, maxThreadsPerBlock);
+  FIELD(cudaDeviceProp, maxThreadsDim);
+  FIELD(cudaDeviceProp, maxGridSize);
+  FIELD(cudaDeviceProp, totalConstMem);
+  FIELD(cudaDeviceProp, major);
+  FIELD(cudaDeviceProp, minor);
+  FIELD(cudaDeviceProp, multiProcessorCount);
+  FIELD(cudaDeviceProp, canMapHostMemory);
+  FIELD(cudaDeviceProp, maxSurfaceCubemapLayered);
+  FIELD(cudaDeviceProp, concurrentKernels);
+  FIELD(cudaDeviceProp, unifiedAddressing);
+  FIELD(cudaDeviceProp, l2CacheSize);
+  FIELD(cudaDeviceProp, maxThreadsPerMultiProcessor);
+  FIELD(cudaDeviceProp, sharedMemPerMultiprocessor);
+  FIELD(cudaDeviceProp, managedMemory);
+  FIELD(cudaDeviceProp, cooperativeLaunch);
+  FIELD(cudaDeviceProp, sharedMemPerBlockOptin);
+  FIELD(cudaDeviceProp, maxBlocksPerMultiProcessor);
+  FIELD(cudaDeviceProp, reservedSharedMemPerBlock);
+  FIELD(cudaDeviceProp, gpuDirectRDMAFlushWritesOptions);
+  FIELD(cudaDeviceProp, unifiedFunctionPointers);
+  FIELD(cudaDeviceProp, hostNumaMultinodeIpcSupported);
+  FIELD(cudaDeviceProp, reserved);
+}
+
+static void printMemoryStructs() {
+  SIZE(cudaPitchedPtr);
+  FIELD(cudaPitchedPtr, pitch);
+  FIELD(cudaPitchedPtr, ysize);
+  SIZE(cudaExtent);
+  FIELD(cudaExtent, depth);
+  SIZE(cudaPos);
+  SIZE(cudaMemcpy3DParms);
+  FIELD(cudaMemcpy3DParms, srcPos);
+  FIELD(cudaMemcpy3DParms, srcPtr);
+  FIELD(cudaMemcpy3DParms, dstArray);
+  FIELD(cudaMemcpy3DParms, dstPtr);
+  FIELD(cudaMemcpy3DParms, extent);
+  FIELD(cudaMemcpy3DParms, kind);
+  SIZE(cudaPointerAttributes);
+  FIELD(cudaPointerAttributes, device);
+  FIELD(cudaPointerAttributes, devicePointer);
+  FIELD(cudaPointerAttributes, hostPointer);
+  SIZE(cudaFuncAttributes);
+  FIELD(cudaFuncAttributes, maxThreadsPerBlock);
+  FIELD(cudaFuncAttributes, maxDynamicSharedSizeBytes);
+  FIELD(cudaFuncAttributes, nonPortableClusterSizeAllowed);
+  SIZE(cudaMemLocation);
+  SIZE(dim3);
+  SIZE(uint3);
+  SIZE(float4);
+  std::printf("alignof(float4) = %zu\n", alignof(float4));
+  std::printf("alignof(double2) = %zu\n", alignof(double2));
+  std::printf("alignof(int2) = %zu\n", alignof(int2));
+  std::printf("alignof(short4) = %zu\n", alignof(short4));
+  std::printf("alignof(char4) = %zu\n", alignof(char4));
+  SIZE(float3);
+  SIZE(longlong2);
+}
+
+static void printEnums() {
+  VALUE(cudaErrorInvalidValue);
+  VALUE(cudaErrorInvalidConfiguration);
+  VALUE(cudaErrorInvalidSymbol);
+  VALUE(cudaErrorInvalidMemcpyDirection);
+  VALUE(cudaErrorInvalidDeviceFunction);
+  VALUE(cudaErrorInvalidDevice);
+  VALUE(cudaErrorNoKernelImageForDevice);
+  VALUE(cudaErrorInvalidResourceHandle);
+  VALUE(cudaErrorNotReady);
+  VALUE(cudaErrorIllegalAddress);
+  VALUE(cudaErrorLaunchFailure);
+  VALUE(cudaErrorNotSupported);
+  VALUE(cudaErrorUnknown);
+  VALUE(cudaMemcpyDefault);
+  VALUE(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+  VALUE(cudaDevAttrClockRate);
+  VALUE(cudaDevAttrMaxBlocksPerMultiprocessor);
+  VALUE(cudaDevAttrHostNumaMultinodeIpcSupported);
+  VALUE(cudaLimitPersistingL2CacheSize);
+  VALUE(cudaFuncAttributeMaxDynamicSharedMemorySize);
+  VALUE(cudaFuncAttributePreferredSharedMemoryCarveout);
+  VALUE(cudaMemoryTypeManaged);
+  VALUE(cudaMemAdviseUnsetAccessedBy);
+  VALUE(cudaMemLocationTypeHostNumaCurrent);
+  VALUE(cudaFuncCachePreferEqual);
+  VALUE(cudaSharedMemBankSizeEightByte);
+  VALUE(cudaEventDisableTiming);
+  VALUE(cudaHostAllocMapped);
+  VALUE(cudaHostRegisterReadOnly);
+  VALUE(cudaMemAttachHost);
+  VALUE(cudaDeviceMapHost);
+  VALUE(cudaStreamNonBlocking);
+  VALUE((long long)cudaStreamPerThread);
+  VALUE(cudaCpuDeviceId);
+  VALUE(CUDART_VERSION);
+}
+
+int main() {
+  printDeviceProp();
+  printMemoryStructs();
+  printEnums();
+  return 0;
+}

@@ -1,0 +1,144 @@
+//===- MemoryTest.cpp - Allocation, memcpy kinds, pitched copies ----------===//
+
+#include "RuntimeTest.h"
+
+#include <cstring>
+#include <vector>
+
+namespace {
+
+void testMemcpyKinds() {
+  int host[64], back[64];
+  for (int i = 0; i < 64; ++i)
+    host[i] = i * 3;
+  int *a = nullptr, *b = nullptr;
+  CHECK_OK(cudaMalloc(&a, sizeof(host)));
+  CHECK_OK(cudaMalloc(&b, sizeof(host)));
+  CHECK_OK(cudaMemcpy(a, host, sizeof(host), cudaMemcpyHostToDevice));
+  CHECK_OK(cudaMemcpy(b, a, sizeof(host), cudaMemcpyDeviceToDevice));
+  CHECK_OK(cudaMemcpy(back, b, sizeof(host), cudaMemcpyDeviceToHost));
+  CHECK(std::memcmp(host, back, sizeof(host)) == 0);
+  std::memset(back, 0, sizeof(back));
+  CHECK_OK(cudaMemcpy(back, host, sizeof(host), cudaMemcpyHostToHost));
+  CHECK_OK(cudaMemcpy(a, back, sizeof(host), cudaMemcpyDefault));
+  CHECK(a[63] == 189);
+  CHECK_EQ_ERR(cudaMemcpy(a, host, 4, static_cast<cudaMemcpyKind>(7)),
+               cudaErrorInvalidMemcpyDirection);
+  CHECK_OK(cudaMemset(a, 0xff, sizeof(host)));
+  CHECK(a[10] == -1);
+  CHECK_OK(cudaFree(a));
+  CHECK_OK(cudaFree(b));
+  CHECK_OK(cudaFree(nullptr));
+  CHECK_EQ_ERR(cudaFree(host), cudaErrorInvalidValue);
+  cudaGetLastError();
+}
+
+void testPitched2D() {
+  const size_t width = 100, height = 7;
+  char *dev = nullptr;
+  size_t pitch = 0;
+  CHECK_OK(
+      cudaMallocPitch(reinterpret_cast<void **>(&dev), &pitch, width, height));
+  CHECK(pitch % 512 == 0 && pitch >= width);
+  std::vector<char> src(width * height), dst(width * height, 0);
+  for (size_t i = 0; i < src.size(); ++i)
+    src[i] = char(i * 7);
+  CHECK_OK(cudaMemset2D(dev, pitch, 0x11, pitch, height));
+  CHECK_OK(cudaMemcpy2D(dev, pitch, src.data(), width, width, height,
+                        cudaMemcpyHostToDevice));
+  CHECK(dev[pitch * 3 + 5] == src[width * 3 + 5]);
+  CHECK(dev[pitch * 3 + width] == 0x11); // padding untouched
+  CHECK_OK(cudaMemcpy2D(dst.data(), width, dev, pitch, width, height,
+                        cudaMemcpyDeviceToHost));
+  CHECK(dst == src);
+  CHECK_EQ_ERR(cudaMemcpy2D(dst.data(), 10, dev, pitch, width, height,
+                            cudaMemcpyDeviceToHost),
+               cudaErrorInvalidPitchValue);
+  CHECK_OK(cudaFree(dev));
+  cudaGetLastError();
+}
+
+void testPitched3D() {
+  cudaExtent extent = make_cudaExtent(10 * sizeof(int), 4, 3);
+  cudaPitchedPtr dev;
+  CHECK_OK(cudaMalloc3D(&dev, extent));
+  CHECK(dev.pitch % 512 == 0 && dev.xsize == 40 && dev.ysize == 4);
+  CHECK_OK(cudaMemset3D(dev, 0, extent));
+  std::vector<int> host(10 * 4 * 3);
+  for (size_t i = 0; i < host.size(); ++i)
+    host[i] = int(i);
+  cudaMemcpy3DParms p;
+  std::memset(&p, 0, sizeof(p));
+  p.srcPtr = make_cudaPitchedPtr(host.data(), 40, 10, 4);
+  p.dstPtr = dev;
+  p.extent = extent;
+  p.kind = cudaMemcpyHostToDevice;
+  CHECK_OK(cudaMemcpy3D(&p));
+  const char *base = static_cast<const char *>(dev.ptr);
+  const int *row =
+      reinterpret_cast<const int *>(base + (2 * 4 + 3) * dev.pitch);
+  CHECK(row[9] == 2 * 40 + 3 * 10 + 9);
+  // Copy back one 2x2x2 sub-box starting at (x=1 element, y=1, z=1).
+  std::vector<int> box(8, -1);
+  std::memset(&p, 0, sizeof(p));
+  p.srcPtr = dev;
+  p.srcPos = make_cudaPos(sizeof(int), 1, 1);
+  p.dstPtr = make_cudaPitchedPtr(box.data(), 2 * sizeof(int), 2, 2);
+  p.extent = make_cudaExtent(2 * sizeof(int), 2, 2);
+  p.kind = cudaMemcpyDeviceToHost;
+  CHECK_OK(cudaMemcpy3D(&p));
+  CHECK(box[0] == 40 + 10 + 1 && box[7] == 2 * 40 + 2 * 10 + 2);
+  p.srcArray = reinterpret_cast<cudaArray_t>(0x10);
+  CHECK_EQ_ERR(cudaMemcpy3D(&p), cudaErrorNotSupported);
+  CHECK_OK(cudaFree(dev.ptr));
+  cudaGetLastError();
+}
+
+void testHostAndManagedMemory() {
+  float *pinned = nullptr, *managed = nullptr, *device = nullptr;
+  CHECK_OK(cudaMallocHost(&pinned, 256));
+  CHECK_OK(cudaMallocManaged(&managed, 256));
+  CHECK_OK(cudaMalloc(&device, 256));
+  cudaPointerAttributes attr;
+  CHECK_OK(cudaPointerGetAttributes(&attr, pinned + 3));
+  CHECK(attr.type == cudaMemoryTypeHost);
+  CHECK_OK(cudaPointerGetAttributes(&attr, managed));
+  CHECK(attr.type == cudaMemoryTypeManaged && attr.hostPointer == managed);
+  CHECK_OK(cudaPointerGetAttributes(&attr, device));
+  CHECK(attr.type == cudaMemoryTypeDevice && attr.devicePointer == device);
+  int local = 0;
+  CHECK_OK(cudaPointerGetAttributes(&attr, &local));
+  CHECK(attr.type == cudaMemoryTypeUnregistered);
+  void *mapped = nullptr;
+  CHECK_OK(cudaHostGetDevicePointer(&mapped, pinned, 0));
+  CHECK(mapped == pinned);
+  CHECK_EQ_ERR(cudaFreeHost(device), cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaFree(pinned), cudaErrorInvalidValue);
+  std::vector<char> buffer(4096);
+  CHECK_OK(cudaHostRegister(buffer.data(), buffer.size(), 0));
+  CHECK_EQ_ERR(cudaHostRegister(buffer.data(), 16, 0),
+               cudaErrorHostMemoryAlreadyRegistered);
+  CHECK_OK(cudaHostUnregister(buffer.data()));
+  CHECK_EQ_ERR(cudaHostUnregister(buffer.data()),
+               cudaErrorHostMemoryNotRegistered);
+  cudaMemLocation location = {cudaMemLocationTypeDevice, 0};
+  CHECK_OK(cudaMemPrefetchAsync(managed, 256, location, 0, nullptr));
+  CHECK_OK(cudaMemAdvise(managed, 256, cudaMemAdviseSetReadMostly, location));
+  size_t freeBytes = 0, totalBytes = 0;
+  CHECK_OK(cudaMemGetInfo(&freeBytes, &totalBytes));
+  CHECK(totalBytes > 0 && freeBytes <= totalBytes);
+  CHECK_OK(cudaFreeHost(pinned));
+  CHECK_OK(cudaFree(managed));
+  CHECK_OK(cudaFree(device));
+  cudaGetLastError();
+}
+
+} // namespace
+
+int main() {
+  testMemcpyKinds();
+  testPitched2D();
+  testPitched3D();
+  testHostAndManagedMemory();
+  return finishTest("MemoryTest");
+}
