@@ -22,7 +22,9 @@
 
 enum { ADD, SUB, MIN, MAX, AND, OR, XOR, NUM_RESULTS };
 
-__host__ __device__ int valueOf(int i) { return (i * 7919) % 20011 - 10005; }
+__host__ __device__ int valueOf(int i) {
+  return (int)(((unsigned)i * 7919u) % 20011u) - 10005;
+}
 
 __global__ void reduceAtomics(int *r, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
