@@ -66,6 +66,12 @@ static std::vector<std::string> driverArguments(const FrontendOptions &options,
     args.push_back(options.respecCudaIncludeDir);
     args.push_back("-include");
     args.push_back("__respec_cuda_prelude.h");
+    // Without a toolkit clang cannot infer the PTX version, and the warp
+    // intrinsics of its headers require PTX 6.0 or later.
+    args.push_back("-Xclang");
+    args.push_back("-target-feature");
+    args.push_back("-Xclang");
+    args.push_back("+ptx80");
   } else {
     args.push_back("--cuda-path=" + options.cudaToolkitPath);
   }

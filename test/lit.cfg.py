@@ -1,0 +1,30 @@
+# lit configuration of respec's tests. ctest runs each test file on its own:
+#   lit --param respec_build=<build dir> <test file>
+import os
+import lit.formats
+
+config.name = "respec"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".cu", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+
+build = lit_config.params.get("respec_build")
+if not build:
+    lit_config.fatal("run with --param respec_build=<build directory>")
+config.test_exec_root = os.path.join(build, "test")
+
+llvm_bin = lit_config.params.get("llvm_bin", "/usr/lib/llvm-22/bin")
+config.environment["PATH"] = os.pathsep.join(
+    [os.path.join(build, "bin"), llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])
+# Kernels run on all cores; keep test runs predictable on small machines.
+config.environment["OMP_NUM_THREADS"] = os.environ.get("OMP_NUM_THREADS", "2")
+
+config.substitutions.append(("%respec-opt", os.path.join(build, "bin", "respec-opt")))
+config.substitutions.append(("%respec", os.path.join(build, "bin", "respec")))
+
+cuda = lit_config.params.get("cuda_path", "/usr/local/cuda")
+if os.path.exists(os.path.join(cuda, "include", "cuda_runtime.h")):
+    config.available_features.add("cuda-toolkit")
+if os.path.exists(os.path.join(cuda, "bin", "ptxas")):
+    config.available_features.add("ptxas")
