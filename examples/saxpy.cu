@@ -1,4 +1,4 @@
-// SAXPY (y = a*x + y) with a grid-stride loop, the "hello world" of CUDA.
+// SAXPY (y = a*x + y), the "hello world" of CUDA.
 // Build and run it with respec exactly as with nvcc:
 //   respec -O2 saxpy.cu -o saxpy && ./saxpy
 #include <cmath>
@@ -43,7 +43,7 @@ int main() {
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&stop));
   CHECK(cudaEventRecord(start));
-  saxpy<<<4 * prop.multiProcessorCount, 256>>>(n, a, dx, dy);
+  saxpy<<<(n + 255) / 256, 256>>>(n, a, dx, dy);
   CHECK(cudaGetLastError());
   CHECK(cudaEventRecord(stop));
   CHECK(cudaEventSynchronize(stop));
