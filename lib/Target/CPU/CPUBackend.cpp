@@ -33,20 +33,33 @@ using namespace mlir;
 
 namespace respec {
 
-/// Finds the user's file:line:col inside a (possibly fused or call-site)
-/// location.
+/// Locations inside headers of clang, the CUDA toolkit or respec: a
+/// diagnostic about an inlined header function (a warp intrinsic, say)
+/// belongs at the user's line that called it.
+static bool isSystemHeaderLocation(FileLineColLoc loc) {
+  StringRef file = loc.getFilename().getValue();
+  return file.starts_with("/usr/lib/llvm-") ||
+         file.starts_with("/usr/local/cuda") || file.starts_with("/usr/include") ||
+         file.contains("/share/respec/cuda/include/");
+}
+
+/// Finds the user's file:line:col inside a (possibly fused or inlined
+/// call-site) location: the innermost frame outside system headers, else
+/// the outermost frame.
 static std::optional<FileLineColLoc> findSourceLocation(Location loc) {
-  std::optional<FileLineColLoc> found;
+  SmallVector<FileLineColLoc> frames; // innermost callee first
   loc->walk([&](Location nested) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
-      if (fileLoc.getLine() != 0) {
-        found = fileLoc;
-        return WalkResult::interrupt();
-      }
-    }
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested))
+      if (fileLoc.getLine() != 0)
+        frames.push_back(fileLoc);
     return WalkResult::advance();
   });
-  return found;
+  for (FileLineColLoc frame : frames)
+    if (!isSystemHeaderLocation(frame))
+      return frame;
+  if (frames.empty())
+    return std::nullopt;
+  return frames.back();
 }
 
 static StringRef severityName(DiagnosticSeverity severity) {
@@ -84,6 +97,8 @@ void prepareMLIRContext(MLIRContext &context) {
   registerAllFromLLVMIRTranslations(registry);
   context.appendDialectRegistry(registry);
   context.loadAllAvailableDialects();
+  // Users see their source line, not respec's IR.
+  context.printOpOnDiagnostic(false);
   context.getDiagEngine().registerHandler([](Diagnostic &diag) {
     // Warnings of the LLVM IR importer (unknown data-layout tokens, module
     // flags) concern clang's output, not the user's program.

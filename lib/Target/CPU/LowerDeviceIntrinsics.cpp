@@ -90,6 +90,24 @@ static DeviceFeature classifyNVVM(StringRef name) {
   return DeviceFeature::Other;
 }
 
+/// The CUDA spelling of a warp-level NVVM intrinsic or op, for diagnostics.
+static std::string cudaSpellingOfWarpFeature(StringRef name) {
+  static constexpr std::pair<StringLiteral, StringLiteral> spellings[] = {
+      {"shfl.sync.down", "__shfl_down_sync"}, {"shfl.sync.up", "__shfl_up_sync"},
+      {"shfl.sync.bfly", "__shfl_xor_sync"},  {"shfl.sync.idx", "__shfl_sync"},
+      {"vote.sync.ballot", "__ballot_sync"},  {"vote.sync.any", "__any_sync"},
+      {"vote.sync.all", "__all_sync"},        {"vote.sync.uni", "__all_sync"},
+      {"vote.ballot", "__ballot_sync"},       {"vote.any", "__any_sync"},
+      {"vote.all", "__all_sync"},             {"match.any", "__match_any_sync"},
+      {"match.all", "__match_all_sync"},      {"redux", "__reduce_*_sync"},
+      {"bar.warp.sync", "__syncwarp"},        {"activemask", "__activemask"},
+  };
+  for (auto [fragment, spelling] : spellings)
+    if (name.contains(fragment))
+      return spelling.str();
+  return name.str();
+}
+
 /// Returns the CUDA-level name of the kernel whose per-thread function (or
 /// any other function) contains `op`, for diagnostics.
 static std::string userFunctionName(Operation *op) {
@@ -159,7 +177,8 @@ static LogicalResult lowerNVVMFeature(Operation *op, StringRef name,
   case DeviceFeature::Warp:
     return op->emitError()
            << "kernel '" << userFunctionName(op)
-           << "' uses a warp-level primitive (" << userSpelling
+           << "' uses a warp-level primitive ("
+           << cudaSpellingOfWarpFeature(userSpelling)
            << "); the CPU back end does not support warp primitives yet";
   case DeviceFeature::Other:
     return op->emitError() << "kernel '" << userFunctionName(op)
