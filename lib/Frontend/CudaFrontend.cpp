@@ -68,10 +68,12 @@ static std::vector<std::string> driverArguments(const FrontendOptions &options,
     args.push_back("__respec_cuda_prelude.h");
     // Without a toolkit clang cannot infer the PTX version, and the warp
     // intrinsics of its headers require PTX 6.0 or later.
-    args.push_back("-Xclang");
-    args.push_back("-target-feature");
-    args.push_back("-Xclang");
-    args.push_back("+ptx80");
+    if (side == CudaSide::Device) {
+      args.push_back("-Xclang");
+      args.push_back("-target-feature");
+      args.push_back("-Xclang");
+      args.push_back("+ptx80");
+    }
   } else {
     args.push_back("--cuda-path=" + options.cudaToolkitPath);
   }
@@ -94,6 +96,10 @@ static std::vector<std::string> driverArguments(const FrontendOptions &options,
     args.push_back("-std=" + options.languageStandard);
   for (const std::string &dir : options.includeDirs)
     args.push_back("-I" + dir);
+  for (const std::string &dir : options.systemIncludeDirs) {
+    args.push_back("-isystem");
+    args.push_back(dir);
+  }
   for (const std::string &macro : options.macroDefinitions)
     args.push_back("-D" + macro);
   for (const std::string &macro : options.macroUndefinitions)

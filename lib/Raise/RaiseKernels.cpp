@@ -32,6 +32,7 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::respec {
@@ -156,7 +157,8 @@ static LogicalResult verifyNoLaunchStateOutsideKernels(ModuleOp module,
       }
       if (!shared && !readsLaunchPosition(op))
         return WalkResult::advance();
-      op->emitError() << "device function '" << func.getSymName() << "' uses "
+      op->emitError() << "device function '"
+                      << llvm::demangle(func.getSymName().str()) << "' uses "
                       << (shared ? "__shared__ memory"
                                  : "threadIdx/blockIdx/blockDim/gridDim")
                       << " but could not be inlined into its kernel "

@@ -68,7 +68,7 @@ bool isIgnoredFlag(StringRef arg) {
               "-extended-lambda", "--extended-lambda", "-m64",
               "--resource-usage", "-res-usage", "-rdc=false",
               "--relocatable-device-code=false", "-w", "-cudart=static",
-              "--cudart=static", "-cudart", "-Xptxas", "-Xnvlink"},
+              "--cudart=static"},
              true)
       .Default(false);
 }
@@ -113,7 +113,18 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
       options.inputs.push_back(arg.str());
       continue;
     }
-    if (arg == "--version" || arg == "-V") {
+    // GPU-only flags first: "-lineinfo" must not read as "-l ineinfo".
+    if (isIgnoredFlag(arg) || isIgnoredPrefix(arg)) {
+    } else if (isIgnoredFlagWithValue(arg) || arg == "-arch" ||
+               arg == "--gpu-architecture" || arg == "-gencode" ||
+               arg == "--generate-code") {
+      if (reader.done()) {
+        errs() << "respec: error: option '" << arg << "' needs a value\n";
+        error = true;
+      } else {
+        reader.next();
+      }
+    } else if (arg == "--version" || arg == "-V") {
       options.printVersion = true;
     } else if (arg == "--help" || arg == "-h") {
       options.printHelp = true;
@@ -125,7 +136,7 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
                reader.value(arg, "--include-path", value, error)) {
       splitCommaList(value, options.frontend.includeDirs);
     } else if (reader.value(arg, "-isystem", value, error)) {
-      options.frontend.extraHostArgs.push_back("-isystem" + value);
+      options.frontend.systemIncludeDirs.push_back(value);
     } else if (reader.value(arg, "-D", value, error, true) ||
                reader.value(arg, "--define-macro", value, error)) {
       options.frontend.macroDefinitions.push_back(value);
@@ -217,16 +228,6 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
                arg.starts_with("-f")) {
       // Common host compiler flags nvcc users pass directly.
       options.hostCompilerArgs.push_back(arg.str());
-    } else if (isIgnoredFlag(arg) || isIgnoredPrefix(arg)) {
-    } else if (isIgnoredFlagWithValue(arg) || arg == "-arch" ||
-               arg == "--gpu-architecture" || arg == "-gencode" ||
-               arg == "--generate-code") {
-      if (reader.done()) {
-        errs() << "respec: error: option '" << arg << "' needs a value\n";
-        error = true;
-      } else {
-        reader.next();
-      }
     } else {
       errs() << "respec: error: unknown option '" << arg
              << "' (see respec --help)\n";

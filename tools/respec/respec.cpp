@@ -17,6 +17,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -191,6 +192,12 @@ bool Driver::compileCuda(StringRef source, StringRef objectPath) {
       createHostTargetMachine(std::max(options.frontend.hostOptLevel, 2u));
   if (!target)
     return false;
+  if (options.deviceCPU != "native" &&
+      !target->getMCSubtargetInfo()->isCPUStringValid(options.deviceCPU)) {
+    errs() << "respec: error: unknown CPU '" << options.deviceCPU
+           << "' in --cpu\n";
+    return false;
+  }
   std::unique_ptr<Module> deviceCode =
       translateToCPUModule(*module, llvmContext, *target, options.deviceCPU,
                            options.frontend.debugInfo);
@@ -245,6 +252,10 @@ bool Driver::compileHostSource(StringRef source, StringRef objectPath) {
     args.push_back("-I" + options.frontend.cudaToolkitPath + "/include");
   for (const std::string &dir : options.frontend.includeDirs)
     args.push_back("-I" + dir);
+  for (const std::string &dir : options.frontend.systemIncludeDirs) {
+    args.push_back("-isystem");
+    args.push_back(dir);
+  }
   for (const std::string &macro : options.frontend.macroDefinitions)
     args.push_back("-D" + macro);
   for (const std::string &macro : options.frontend.macroUndefinitions)

@@ -16,6 +16,7 @@ namespace respec {
 /// What the user's command line says about compiling one source file.
 struct FrontendOptions {
   std::vector<std::string> includeDirs;
+  std::vector<std::string> systemIncludeDirs;  ///< -isystem
   std::vector<std::string> macroDefinitions;   ///< "NAME" or "NAME=VALUE"
   std::vector<std::string> macroUndefinitions; ///< "NAME"
   std::vector<std::string> extraHostArgs;      ///< -Xcompiler arguments

@@ -40,6 +40,7 @@ static bool isSystemHeaderLocation(FileLineColLoc loc) {
   StringRef file = loc.getFilename().getValue();
   return file.starts_with("/usr/lib/llvm-") ||
          file.starts_with("/usr/local/cuda") || file.starts_with("/usr/include") ||
+         file.starts_with("/usr/local/include") ||
          file.contains("/share/respec/cuda/include/");
 }
 

@@ -285,6 +285,15 @@ struct LowerDeviceIntrinsicsToCPUPass
           failedAny |= failed(lowerNVVMFeature(op, name, name));
         continue;
       }
+      if (isa<LLVM::InlineAsmOp>(op)) {
+        // PTX assembly (written by the user or by CUDA headers, e.g. for
+        // textures) has no CPU meaning.
+        op->emitError() << "kernel '" << userFunctionName(op)
+                        << "' uses inline PTX assembly (asm), which respec "
+                           "cannot run on the CPU";
+        failedAny = true;
+        continue;
+      }
       if (isa<NVVM::NVVMDialect>(op->getDialect()))
         failedAny |= failed(lowerNVVMFeature(
             op, op->getName().stripDialect(), op->getName().getStringRef()));
