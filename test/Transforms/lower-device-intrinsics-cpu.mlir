@@ -106,22 +106,22 @@ llvm.func @plain() {
 
 // -----
 
-// Unsupported features are reported with the kernel's demangled name, all of
-// them in one run.
+// Unsupported features are reported with the kernel's demangled name and,
+// for warp primitives, the CUDA spelling; all of them in one run.
 llvm.func internal @__respec_thread._Z4kernPf(%p: !llvm.ptr, %v: i32, %m: i32) attributes {respec.thread_function_of = "_Z4kernPf"} {
   // expected-error @below {{kernel 'kern(float*)' uses a block barrier (__syncthreads); the CPU back end does not support barriers yet}}
   llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%v) : (i32) -> ()
   // expected-error @below {{kernel 'kern(float*)' uses a block barrier (__syncthreads)}}
   nvvm.barrier0
-  // expected-error @below {{kernel 'kern(float*)' uses a warp-level primitive (llvm.nvvm.shfl.sync.down.i32); the CPU back end does not support warp primitives yet}}
+  // expected-error @below {{kernel 'kern(float*)' uses a warp-level primitive (__shfl_down_sync); the CPU back end does not support warp primitives yet}}
   %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.down.i32"(%m, %v, %v, %v) : (i32, i32, i32, i32) -> i32
-  // expected-error @below {{warp-level primitive (llvm.nvvm.vote.ballot.sync)}}
+  // expected-error @below {{warp-level primitive (__ballot_sync)}}
   %b = llvm.call_intrinsic "llvm.nvvm.vote.ballot.sync"(%m, %v) : (i32, i32) -> i32
   // expected-error @below {{warp-level primitive (nvvm.shfl.sync)}}
   %s2 = nvvm.shfl.sync bfly %m, %v, %v, %v : i32 -> i32
-  // expected-error @below {{warp-level primitive (llvm.nvvm.bar.warp.sync)}}
+  // expected-error @below {{warp-level primitive (__syncwarp)}}
   llvm.call_intrinsic "llvm.nvvm.bar.warp.sync"(%m) : (i32) -> ()
-  // expected-error @below {{warp-level primitive (llvm.nvvm.activemask)}}
+  // expected-error @below {{warp-level primitive (__activemask)}}
   %a = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
   // expected-error @below {{kernel 'kern(float*)' uses the device intrinsic 'llvm.nvvm.foo.bar', which respec does not support on the CPU}}
   %x = llvm.call_intrinsic "llvm.nvvm.foo.bar"(%v) : (i32) -> i32
@@ -142,7 +142,7 @@ llvm.func @device_fn(%v: i32) {
 // The diagnostic carries the user's source location from the import (checked
 // by the second RUN line; -verify-diagnostics=only-expected ignores these).
 // ERR: saxpy.cu:12:5: error: kernel 'sync_kernel' uses a block barrier (__syncthreads); the CPU back end does not support barriers yet
-// ERR: saxpy.cu:14:9: error: kernel 'sync_kernel' uses a warp-level primitive (llvm.nvvm.shfl.sync.idx.i32)
+// ERR: saxpy.cu:14:9: error: kernel 'sync_kernel' uses a warp-level primitive (__shfl_sync)
 llvm.func internal @__respec_thread.sync_kernel(%v: i32) attributes {respec.thread_function_of = "sync_kernel"} {
   llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%v) : (i32) -> () loc(fused<#llvm.di_subprogram<recId = distinct[0]<>, isRecSelf = true>>["saxpy.cu":12:5])
   %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.idx.i32"(%v, %v, %v, %v) : (i32, i32, i32, i32) -> i32 loc("saxpy.cu":14:9)

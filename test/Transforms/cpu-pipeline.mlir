@@ -1,0 +1,127 @@
+// RUN: %respec-opt --respec-cpu-pipeline -split-input-file -verify-diagnostics=only-expected %s | FileCheck %s
+// RUN: not %respec-opt --respec-cpu-pipeline -split-input-file %s 2>&1 >/dev/null | FileCheck %s --check-prefix=ERR
+
+// The whole CPU pipeline on a kernel as clang's NVPTX output imports it:
+// address spaces flattened, the kernel raised to a launch function whose
+// grid loop is an OpenMP worksharing loop (collapsed over z, y, x) that
+// allocates the block's shared memory and runs the threads as a serial
+// x-innermost loop nest calling the per-thread function; libdevice mapped to
+// intrinsics; the module table registered. Only the LLVM and OpenMP
+// dialects remain.
+
+// CHECK-LABEL: module
+// CHECK-NOT: !llvm.ptr<
+// CHECK-NOT: @tile
+// CHECK: llvm.mlir.global external @scale(2.000000e+00 : f32) {{.*}}respec.address_space = 4
+// CHECK-LABEL: llvm.func internal @__respec_thread._Z1kPfi(
+// CHECK-SAME: %[[TID:[^:]*]]: i32, {{.*}}, %[[BASE:[^:]*]]: !llvm.ptr, %[[X:[^:]*]]: !llvm.ptr, %[[N:[^:]*]]: i32)
+// CHECK-SAME: attributes {always_inline, respec.thread_function_of = "_Z1kPfi"}
+// CHECK: llvm.getelementptr %[[BASE]]
+// CHECK: llvm.icmp "slt" %{{.*}}, %[[N]]
+// CHECK: llvm.call_intrinsic "llvm.sin.f32"
+// CHECK-LABEL: llvm.func @__respec_launch._Z1kPfi(
+// CHECK-SAME: respec.static_shared_bytes = 16 : i64
+// CHECK: %[[BYTES:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK: omp.parallel {
+// CHECK-NEXT: omp.wsloop {
+// CHECK-NEXT: omp.loop_nest (%{{.*}}, %{{.*}}, %{{.*}}) : i64 = {{.*}} collapse(3) {
+// CHECK: %[[SHARED:.*]] = llvm.call @__respec_shared_memory(%[[BYTES]])
+// CHECK: llvm.icmp "slt"
+// CHECK: llvm.icmp "slt"
+// CHECK: llvm.icmp "slt"
+// CHECK: llvm.call @__respec_thread._Z1kPfi({{.*}}, %[[SHARED]], {{.*}})
+// CHECK: omp.yield
+// CHECK: omp.terminator
+// CHECK: llvm.mlir.global private constant @__respec_kernels.{{[0-9]+}}() {{.*}} : !llvm.array<1 x struct<(ptr, ptr, i64, i32, i32, ptr)>>
+// CHECK: llvm.mlir.addressof @__respec_launch._Z1kPfi
+// CHECK: llvm.mlir.global private constant @__respec_vars.{{[0-9]+}}() {{.*}} : !llvm.array<1 x struct<(ptr, ptr, i64)>>
+// CHECK: llvm.mlir.addressof @scale
+// CHECK: llvm.mlir.global external constant @__respec_module_table()
+// CHECK-NOT: scf.
+// CHECK-NOT: arith.
+// CHECK-NOT: nvvm.
+// CHECK-NOT: convergent
+// CHECK-NOT: ptx_kernelcc
+module attributes {dlti.dl_spec = #dlti.dl_spec<!llvm.ptr = dense<64> : vector<4xi64>, i32 = dense<32> : vector<2xi64>, i64 = dense<64> : vector<2xi64>>, llvm.target_triple = "nvptx64-nvidia-cuda"} {
+  llvm.mlir.global internal @tile() {addr_space = 3 : i32, alignment = 4 : i64} : !llvm.array<4 x f32> {
+    %0 = llvm.mlir.undef : !llvm.array<4 x f32>
+    llvm.return %0 : !llvm.array<4 x f32>
+  }
+  llvm.mlir.global external @scale(2.0 : f32) {addr_space = 4 : i32, alignment = 4 : i64} : f32
+  llvm.func ptx_kernelcc @_Z1kPfi(%x: !llvm.ptr<1>, %n: i32) attributes {convergent, no_inline, target_cpu = "sm_80"} {
+    %t3 = llvm.mlir.addressof @tile : !llvm.ptr<3>
+    %t = llvm.addrspacecast %t3 : !llvm.ptr<3> to !llvm.ptr
+    %s4 = llvm.mlir.addressof @scale : !llvm.ptr<4>
+    %cta = nvvm.read.ptx.sreg.ctaid.x : i32
+    %ntid = nvvm.read.ptx.sreg.ntid.x : i32
+    %mul = llvm.mul %cta, %ntid : i32
+    %tid = nvvm.read.ptx.sreg.tid.x : i32
+    %i = llvm.add %mul, %tid : i32
+    %cmp = llvm.icmp "slt" %i, %n : i32
+    llvm.cond_br %cmp, ^bb1, ^bb2
+  ^bb1:
+    %idx = llvm.sext %i : i32 to i64
+    %p = llvm.getelementptr inbounds %x[%idx] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    %v = llvm.load %p : !llvm.ptr<1> -> f32
+    %sv = llvm.load %s4 : !llvm.ptr<4> -> f32
+    %m = llvm.fmul %v, %sv : f32
+    %r = llvm.call @__nv_sinf(%m) {convergent} : (f32) -> f32
+    llvm.store %r, %t : f32, !llvm.ptr
+    %back = llvm.load %t : !llvm.ptr -> f32
+    llvm.store %back, %p : f32, !llvm.ptr<1>
+    llvm.br ^bb2
+  ^bb2:
+    llvm.return
+  }
+  llvm.func @__nv_sinf(f32) -> f32 attributes {convergent}
+}
+
+// -----
+
+// A 2-D kernel without shared memory reads blockIdx.y/threadIdx.y: their
+// parameters come from the y loops; the null shared base needs no call.
+// CHECK-LABEL: llvm.func @__respec_launch.k2d(
+// CHECK-NOT: __respec_shared_memory
+// CHECK: omp.loop_nest
+// CHECK: llvm.mlir.zero : !llvm.ptr
+// CHECK: llvm.call @__respec_thread.k2d(
+// CHECK: llvm.mlir.global external constant @__respec_module_table()
+llvm.func ptx_kernelcc @k2d(%out: !llvm.ptr<1>) {
+  %ty = nvvm.read.ptx.sreg.tid.y : i32
+  %cy = nvvm.read.ptx.sreg.ctaid.y : i32
+  %s = llvm.add %ty, %cy : i32
+  llvm.store %s, %out : i32, !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
+// No kernels: only an empty table.
+// CHECK-NOT: __respec_launch
+// CHECK: llvm.mlir.global external constant @__respec_module_table()
+llvm.func @host_side() {
+  llvm.return
+}
+
+// -----
+
+// A kernel with __syncthreads is rejected at the user's line (second RUN
+// line; the first ignores diagnostics at other files' locations).
+// ERR: barrier.cu:7:3: error: kernel 'with_barrier(float*)' uses a block barrier (__syncthreads); the CPU back end does not support barriers yet
+llvm.func ptx_kernelcc @_Z12with_barrierPf(%x: !llvm.ptr<1>) {
+  %t = nvvm.read.ptx.sreg.tid.x : i32
+  llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%t) : (i32) -> () loc("barrier.cu":7:3)
+  llvm.return
+}
+
+// -----
+
+// A warp shuffle is rejected the same way.
+// ERR: shuffle.cu:9:13: error: kernel 'shuffle(int*)' uses a warp-level primitive (__shfl_down_sync); the CPU back end does not support warp primitives yet
+llvm.func ptx_kernelcc @_Z7shufflePi(%x: !llvm.ptr<1>) {
+  %t = nvvm.read.ptx.sreg.tid.x : i32
+  %m = llvm.mlir.constant(-1 : i32) : i32
+  %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.down.i32"(%m, %t, %t, %t) : (i32, i32, i32, i32) -> i32 loc("shuffle.cu":9:13)
+  llvm.store %s, %x : i32, !llvm.ptr<1>
+  llvm.return
+}
