@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "respec/Frontend/DeviceModulePreparation.h"
+#include "respec/Support/LLVMPasses.h"
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -50,20 +51,14 @@ static void markForInlining(Module &module) {
 }
 
 static void runInliner(Module &module) {
-  LoopAnalysisManager loopAM;
-  FunctionAnalysisManager functionAM;
-  CGSCCAnalysisManager cgsccAM;
-  ModuleAnalysisManager moduleAM;
-  PassBuilder passBuilder;
-  passBuilder.registerModuleAnalyses(moduleAM);
-  passBuilder.registerCGSCCAnalyses(cgsccAM);
-  passBuilder.registerFunctionAnalyses(functionAM);
-  passBuilder.registerLoopAnalyses(loopAM);
-  passBuilder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
-  ModulePassManager passes;
-  passes.addPass(AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
-  passes.addPass(GlobalDCEPass());
-  passes.run(module, moduleAM);
+  runModulePipeline(module, /*target=*/nullptr, PipelineTuningOptions(),
+                    [](PassBuilder &) {
+                      ModulePassManager passes;
+                      passes.addPass(AlwaysInlinerPass(
+                          /*InsertLifetimeIntrinsics=*/true));
+                      passes.addPass(GlobalDCEPass());
+                      return passes;
+                    });
 }
 
 /// Prints "file:line:col: error: " for the first instruction that uses

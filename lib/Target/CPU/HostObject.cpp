@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "respec/Target/CPUBackend.h"
+#include "respec/Support/LLVMPasses.h"
 #include "respec_rt/abi.h"
 
 #include "llvm/IR/Constants.h"
@@ -48,27 +49,17 @@ std::unique_ptr<TargetMachine> createHostTargetMachine(unsigned optLevel) {
 }
 
 void optimizeModule(Module &module, TargetMachine &target, unsigned optLevel) {
-  LoopAnalysisManager loopAM;
-  FunctionAnalysisManager functionAM;
-  CGSCCAnalysisManager cgsccAM;
-  ModuleAnalysisManager moduleAM;
   PipelineTuningOptions tuning;
   tuning.LoopVectorization = optLevel >= 2;
   tuning.SLPVectorization = optLevel >= 2;
-  PassBuilder passBuilder(&target, tuning);
-  passBuilder.registerModuleAnalyses(moduleAM);
-  passBuilder.registerCGSCCAnalyses(cgsccAM);
-  passBuilder.registerFunctionAnalyses(functionAM);
-  passBuilder.registerLoopAnalyses(loopAM);
-  passBuilder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
   OptimizationLevel level = optLevel == 0   ? OptimizationLevel::O0
                             : optLevel == 1 ? OptimizationLevel::O1
                             : optLevel == 2 ? OptimizationLevel::O2
                                             : OptimizationLevel::O3;
-  ModulePassManager passes =
-      optLevel == 0 ? passBuilder.buildO0DefaultPipeline(level)
-                    : passBuilder.buildPerModuleDefaultPipeline(level);
-  passes.run(module, moduleAM);
+  runModulePipeline(module, &target, tuning, [&](PassBuilder &passBuilder) {
+    return optLevel == 0 ? passBuilder.buildO0DefaultPipeline(level)
+                         : passBuilder.buildPerModuleDefaultPipeline(level);
+  });
 }
 
 /// Gives every defined device symbol but the kernel table internal linkage:
