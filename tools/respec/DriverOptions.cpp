@@ -99,6 +99,29 @@ void splitCommaList(StringRef list, std::vector<std::string> &out) {
     out.push_back(part.str());
 }
 
+/// Applies `--disable-opt=NAME[,NAME...]`; prints an error and returns
+/// false for an unknown name.
+static bool disableOptimizations(StringRef list,
+                                 mlir::respec::CPUPipelineOptions &pipeline) {
+  SmallVector<StringRef> names;
+  list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef name : names) {
+    bool all = name == "all";
+    if (all || name == "barrier-uniform-control")
+      pipeline.hoistUniformBarrierControl = false;
+    if (all || name == "barrier-min-cut")
+      pipeline.minCutAcrossBarriers = false;
+    if (!all && name != "barrier-uniform-control" &&
+        name != "barrier-min-cut") {
+      errs() << "respec: error: unknown optimization '" << name
+             << "' in --disable-opt (expected all, barrier-uniform-control "
+                "or barrier-min-cut)\n";
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
@@ -200,6 +223,8 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
       } else {
         options.emit = *kind;
       }
+    } else if (reader.value(arg, "--disable-opt", value, error)) {
+      error = !disableOptimizations(value, options.cpuPipeline);
     } else if (arg == "--keep" || arg == "-keep") {
       options.keepIntermediates = true;
     } else if (arg == "-v" || arg == "--verbose") {

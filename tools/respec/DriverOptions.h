@@ -4,6 +4,7 @@
 #define RESPEC_TOOLS_DRIVEROPTIONS_H
 
 #include "respec/Frontend/CudaFrontend.h"
+#include "respec/Transforms/Passes.h"
 
 #include <optional>
 #include <string>
@@ -27,6 +28,7 @@ struct DriverOptions {
   std::string output;
   std::vector<std::string> linkerArgs; ///< -L, -l, -Xlinker, objects' order
   std::vector<std::string> hostCompilerArgs; ///< -Xcompiler (also linking)
+  mlir::respec::CPUPipelineOptions cpuPipeline; ///< --disable-opt
   bool keepIntermediates = false;
   bool verbose = false;
   bool forceCuda = false; ///< -x cu: treat every source as CUDA

@@ -185,7 +185,7 @@ bool Driver::compileCuda(StringRef source, StringRef objectPath) {
   if (options.keepIntermediates)
     writeText(intermediatePath(source, "parallel.mlir"),
               [&](raw_ostream &os) { module->print(os); });
-  if (failed(runCPULoweringPipeline(*module)))
+  if (failed(runCPULoweringPipeline(*module, options.cpuPipeline)))
     return false;
 
   std::unique_ptr<TargetMachine> target =

@@ -4,6 +4,7 @@
 #define RESPEC_DIALECT_RESPECDIALECT_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -12,5 +13,24 @@
 
 #define GET_OP_CLASSES
 #include "respec/Dialect/RespecOps.h.inc"
+
+namespace mlir::respec {
+
+/// On llvm.alloca: memory of which each thread only touches its own part
+/// (per-thread copies made by barrier lowering).
+inline constexpr llvm::StringLiteral kThreadPrivateAttr =
+    "respec.thread_private";
+
+/// True for respec.barrier and respec.reduce_barrier.
+bool isBarrierLike(Operation *op);
+
+/// True if `op` is or contains a barrier.
+bool containsBarrier(Operation *op);
+
+/// True if `address` provably points into memory only the current iteration
+/// of `threadLoop` uses: an alloca inside the loop, or a per-thread copy.
+bool isThreadPrivateAddress(Value address, scf::ParallelOp threadLoop);
+
+} // namespace mlir::respec
 
 #endif // RESPEC_DIALECT_RESPECDIALECT_H

@@ -6,22 +6,47 @@
 include "respec/Dialect/RespecDialect.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-def Respec_BarrierOp : Respec_Op<"barrier"> {
+// Both barriers take their memory effects from the code around them: see
+// getBarrierEffects in RespecDialect.cpp.
+class Respec_BarrierLikeOp<string mnemonic, list<Trait> traits = []>
+    : Respec_Op<mnemonic, traits # [
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let hasVerifier = 1;
+}
+
+def Respec_BarrierOp : Respec_BarrierLikeOp<"barrier"> {
   let summary = "Synchronizes the threads of a block (__syncthreads)";
   let description = [{
     All iterations of the enclosing thread-level `scf.parallel` whose
     induction variables are `threads` reach this point before any of them
     continues. Raised from `__syncthreads()`.
 
-    Its memory effects are conservative (it reads and writes all memory) until
-    the barrier analysis refines them to the effects of the code between the
-    neighbouring barriers; that keeps CSE, LICM and canonicalization correct
-    around it. The CPU back end does not lower barriers yet and rejects
-    kernels that contain one.
+    Its memory effects are those of the code between it and the neighbouring
+    barriers of the same thread loop (the code whose order with respect to
+    other threads it establishes), minus accesses to memory that is provably
+    private to the thread (its own `llvm.alloca`s). An op with unknown effects
+    in that interval makes the barrier read and write all memory. This keeps
+    CSE, LICM and canonicalization correct around barriers while letting
+    thread-private code move freely across them; a barrier with no effects
+    orders nothing and may be removed.
   }];
   let arguments = (ins Variadic<Index>:$threads);
   let assemblyFormat = "`(` $threads `)` attr-dict";
-  let hasVerifier = 1;
+}
+
+def Respec_ReduceBarrierOp : Respec_BarrierLikeOp<"reduce_barrier"> {
+  let summary = "Barrier that also reduces a predicate over the block";
+  let description = [{
+    A barrier (see `respec.barrier`) whose result is, for every thread, the
+    reduction of `predicate` over all threads of the block:
+    `popc` counts the threads whose predicate is true (`__syncthreads_count`),
+    `and` is 1 iff it is true for all (`__syncthreads_and`), `or` is 1 iff it
+    is true for any (`__syncthreads_or`).
+  }];
+  let arguments = (ins StrAttr:$kind, I1:$predicate, Variadic<Index>:$threads);
+  let results = (outs I32:$result);
+  let assemblyFormat =
+      "$kind $predicate `(` $threads `)` attr-dict";
 }
 
 #endif // RESPEC_OPS

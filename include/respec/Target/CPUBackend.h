@@ -3,6 +3,8 @@
 #ifndef RESPEC_TARGET_CPUBACKEND_H
 #define RESPEC_TARGET_CPUBACKEND_H
 
+#include "respec/Transforms/Passes.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/IR/Module.h"
@@ -25,7 +27,9 @@ importDeviceModule(std::unique_ptr<llvm::Module> device,
 
 /// Runs `pipeline` (raise, or CPU lowering) on `module`.
 mlir::LogicalResult runRaisePipeline(mlir::ModuleOp module);
-mlir::LogicalResult runCPULoweringPipeline(mlir::ModuleOp module);
+mlir::LogicalResult
+runCPULoweringPipeline(mlir::ModuleOp module,
+                       const mlir::respec::CPUPipelineOptions &options);
 
 /// Translates lowered device code to an LLVM module for the host target;
 /// device functions are compiled for `deviceCPU` ("native" = this machine).

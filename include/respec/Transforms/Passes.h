@@ -3,7 +3,10 @@
 #ifndef RESPEC_TRANSFORMS_PASSES_H
 #define RESPEC_TRANSFORMS_PASSES_H
 
+#include "respec/Dialect/RespecDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -21,9 +24,21 @@ namespace mlir::respec {
 /// Adds the passes that raise an imported device module to the parallel IR.
 void buildRaisePipeline(OpPassManager &pm);
 
+/// The optional optimizations of the CPU pipeline, each of which the driver
+/// can disable (`--disable-opt=`) for differential testing.
+struct CPUPipelineOptions {
+  /// Keep provably uniform control around barriers as block-level control
+  /// flow instead of predicating it per thread.
+  bool hoistUniformBarrierControl = true;
+  /// Recompute values across barriers where that keeps fewer bytes.
+  bool minCutAcrossBarriers = true;
+};
+
 /// Adds the passes that lower the parallel IR to LLVM dialect for the CPU
-/// (OpenMP over blocks, serial thread loops), ready for translation.
-void buildCPULoweringPipeline(OpPassManager &pm);
+/// (barriers removed, OpenMP over blocks, serial thread loops), ready for
+/// translation.
+void buildCPULoweringPipeline(OpPassManager &pm,
+                              const CPUPipelineOptions &options = {});
 
 /// Registers `respec-cpu-pipeline`: raising followed by CPU lowering.
 void registerRespecPipelines();

@@ -48,6 +48,24 @@ def RaiseKernelsPass : Pass<"respec-raise-kernels", "ModuleOp"> {
                            "arith::ArithDialect"];
 }
 
+def StructureThreadBodiesPass
+    : Pass<"respec-structure-thread-bodies", "ModuleOp"> {
+  let summary = "Inline barrier kernels into their thread loop as scf";
+  let description = [{
+    For every kernel whose per-thread function uses a block barrier
+    (`__syncthreads` and its `_count`, `_and`, `_or` forms), inlines that
+    function into the thread loop, lifts its control-flow graph to
+    structured control flow (`scf.if`, `scf.index_switch`, `scf.while`;
+    irreducible graphs too) and replaces the barrier intrinsics by
+    `respec.barrier` / `respec.reduce_barrier` naming the thread loop's
+    induction variables. Named barriers with a thread count are rejected
+    with an error at the user's line.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
+                           "arith::ArithDialect", "cf::ControlFlowDialect",
+                           "respec::RespecDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // CPU back end
 //===----------------------------------------------------------------------===//
@@ -67,6 +85,63 @@ def LowerDeviceIntrinsicsToCPUPass
     the kernel and pointing at the user's source line.
   }];
   let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
+def PredicateDivergentBarriersPass
+    : Pass<"respec-predicate-divergent-barriers", "ModuleOp"> {
+  let summary = "Make the control around barriers uniform";
+  let description = [{
+    In thread loops with barriers: demotes the results and loop-carried
+    values of structured ops that contain a barrier to thread-private
+    memory, then rewrites such ops whose control is not provably uniform
+    (ThreadUniformity): an `scf.if`/`scf.index_switch` is flattened with the
+    code between barriers guarded by the thread's own condition; a loop
+    runs while any thread still iterates (`respec.reduce_barrier "or"`),
+    with finished threads masked off. This gives the hardware's answer for
+    early exits before barriers and never hangs on divergent barriers.
+  }];
+  let options = [
+    Option<"hoistUniform", "hoist-uniform", "bool", /*default=*/"true",
+           "Keep control that is provably uniform as block-level control "
+           "flow (disable: predicate every op around a barrier)">,
+  ];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
+                           "arith::ArithDialect", "respec::RespecDialect"];
+}
+
+def ExpandReduceBarriersPass
+    : Pass<"respec-expand-reduce-barriers", "ModuleOp"> {
+  let summary = "Lower __syncthreads_count/_and/_or to barriers and a reduction";
+  let description = [{
+    Replaces each `respec.reduce_barrier` by a store of the thread's vote to
+    a block-scope array, a barrier, a reduction of the votes by thread 0, a
+    second barrier and a load of the result.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
+                           "arith::ArithDialect", "respec::RespecDialect"];
+}
+
+def LowerBarriersPass : Pass<"respec-lower-barriers", "ModuleOp"> {
+  let summary = "Remove block barriers by thread-loop fission and interchange";
+  let description = [{
+    Splits each thread loop at every `respec.barrier` directly in it
+    (fission) and moves structured ops that contain a barrier out of the
+    thread loop, with a thread loop in each of their regions (interchange),
+    recursively. Their control must be uniform: run
+    `--respec-predicate-divergent-barriers` and
+    `--respec-expand-reduce-barriers` first. Values used across a split are
+    kept in per-thread block-scope arrays or recomputed after it, chosen by
+    a minimum cut over the SSA graph (fewest bytes kept); thread-private
+    allocas used across a split become per-thread slices of a block-scope
+    array.
+  }];
+  let options = [
+    Option<"minimizeCrossing", "min-cut", "bool", /*default=*/"true",
+           "Recompute values across barriers where that keeps fewer bytes "
+           "(disable: keep every crossing value in memory)">,
+  ];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
+                           "arith::ArithDialect"];
 }
 
 def SerializeThreadLoopsPass

@@ -127,8 +127,12 @@ LogicalResult runRaisePipeline(ModuleOp module) {
   return runPipeline(module, mlir::respec::buildRaisePipeline);
 }
 
-LogicalResult runCPULoweringPipeline(ModuleOp module) {
-  return runPipeline(module, mlir::respec::buildCPULoweringPipeline);
+LogicalResult
+runCPULoweringPipeline(ModuleOp module,
+                       const mlir::respec::CPUPipelineOptions &options) {
+  PassManager pm(module.getContext());
+  mlir::respec::buildCPULoweringPipeline(pm, options);
+  return pm.run(module);
 }
 
 /// Compiles every device function for `cpu`: vector width matters more for

@@ -10,10 +10,19 @@ using namespace mlir;
 void respec::buildRaisePipeline(OpPassManager &pm) {
   pm.addPass(createStripAddressSpacesPass());
   pm.addPass(createRaiseKernelsPass());
+  pm.addPass(createStructureThreadBodiesPass());
 }
 
-void respec::buildCPULoweringPipeline(OpPassManager &pm) {
+void respec::buildCPULoweringPipeline(OpPassManager &pm,
+                                      const CPUPipelineOptions &options) {
   pm.addPass(createLowerDeviceIntrinsicsToCPUPass());
+  // Barriers: uniform control first, then reducing barriers become plain
+  // ones, then fission and interchange remove them all.
+  pm.addPass(createPredicateDivergentBarriersPass(
+      {/*hoistUniform=*/options.hoistUniformBarrierControl}));
+  pm.addPass(createExpandReduceBarriersPass());
+  pm.addPass(createLowerBarriersPass(
+      {/*minimizeCrossing=*/options.minCutAcrossBarriers}));
   pm.addPass(createSerializeThreadLoopsPass());
   pm.addPass(createEmitModuleTablePass());
   // Blocks run on all cores: the grid loop becomes an OpenMP worksharing

@@ -1,0 +1,66 @@
+//===- ThreadLoopUtils.h - Helpers for thread loops -------------*- C++ -*-===//
+//
+// Thread loops are the `scf.parallel` ops over the threads of a block
+// (`respec.parallel_level = "block"`). Barrier lowering keeps per-thread
+// values in block-scope arrays indexed by the linear thread id; these helpers
+// build those arrays and addresses in one place.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RESPEC_TRANSFORMS_THREADLOOPUTILS_H
+#define RESPEC_TRANSFORMS_THREADLOOPUTILS_H
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::respec {
+
+/// On llvm.alloca: a block-scope array that barrier lowering made to keep
+/// values of each thread across a barrier. Loads from it are rematerializable
+/// (every slot is written once before it is read).
+inline constexpr llvm::StringLiteral kBarrierSpillAttr = "respec.barrier_spill";
+
+/// True for the scf.parallel over the threads of a block.
+bool isThreadLoop(scf::ParallelOp loop);
+
+/// Fails with a diagnostic unless `loop` starts at 0 with step 1 in every
+/// dimension, as the loops built by raising do.
+LogicalResult verifyNormalizedThreadLoop(scf::ParallelOp loop);
+
+/// The number of threads of `loop` (product of its upper bounds), as index.
+Value buildThreadCount(OpBuilder &builder, Location loc, scf::ParallelOp loop);
+
+/// The linear id of the thread whose induction variables are `ivs` (the last
+/// dimension varies fastest), as index.
+Value buildLinearThreadId(OpBuilder &builder, Location loc,
+                          scf::ParallelOp loop, ValueRange ivs);
+
+/// Allocates, once per block, `elementsPerThread` elements of `elementType`
+/// for every thread of `loop`, before the outermost op that encloses `loop`
+/// inside the block (so never inside a serial loop). Returns the base
+/// pointer.
+Value allocateBlockArray(scf::ParallelOp loop, Type elementType,
+                         int64_t elementsPerThread,
+                         ArrayRef<StringRef> markers = {});
+
+/// Address of element `index` (index-typed) of an array of `elementType`.
+Value buildElementAddress(OpBuilder &builder, Location loc, Value base,
+                          Type elementType, Value index);
+
+/// The memory type that holds a value of `type`: `type` itself for LLVM
+/// types, i64 for index. Null if the type cannot be kept in memory.
+Type getStorageType(Type type);
+
+/// Stores `value` at `address`, converting index to its storage type.
+void storeValue(OpBuilder &builder, Location loc, Value value, Value address);
+
+/// Loads a value of `type` from `address` (see getStorageType).
+Value loadValue(OpBuilder &builder, Location loc, Type type, Value address);
+
+/// Creates, at the start of `loop`'s body, an llvm.alloca for one value of
+/// `type` private to each thread.
+Value createThreadPrivateSlot(scf::ParallelOp loop, Type type);
+
+} // namespace mlir::respec
+
+#endif // RESPEC_TRANSFORMS_THREADLOOPUTILS_H

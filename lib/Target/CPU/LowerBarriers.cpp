@@ -1,0 +1,447 @@
+//===- LowerBarriers.cpp - Barriers out of thread loops by fission --------===//
+//
+// A CPU thread runs all threads of a block one after the other, so a barrier
+// cannot wait for the others: it has to be removed from the program. As in
+// Polygeist (PPoPP'23), the thread loop is transformed instead:
+//
+//   - fission: a barrier directly in a thread loop splits it in two loops;
+//     every thread finishes the first before any starts the second, which is
+//     what the barrier guarantees;
+//   - interchange: a structured op (scf.if, scf.index_switch, scf.for,
+//     scf.while) that contains a barrier is moved out of the thread loop and
+//     a thread loop is put into each of its regions, recursively. Its control
+//     must be uniform (PredicateDivergentBarriers guarantees it), so it is
+//     evaluated once, for thread 0;
+//   - values defined before a split and used after it are kept per thread in
+//     block-scope arrays, or recomputed, whichever keeps fewer bytes
+//     (a minimum cut, CrossingValues.h); thread-private allocas used on both
+//     sides become per-thread slices of a block-scope array.
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Dialect/RespecDialect.h"
+#include "respec/Transforms/CrossingValues.h"
+#include "respec/Transforms/Passes.h"
+#include "respec/Transforms/ThreadLoopUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::respec {
+#define GEN_PASS_DEF_LOWERBARRIERSPASS
+#include "respec/Transforms/Passes.h.inc"
+} // namespace mlir::respec
+
+using namespace mlir;
+using namespace mlir::respec;
+
+/// True for a load from a barrier spill array: each slot is written once,
+/// before the split that reads it, so the load may be repeated anywhere
+/// after.
+static bool isSpillLoad(Operation *op) {
+  auto load = dyn_cast<LLVM::LoadOp>(op);
+  if (!load)
+    return false;
+  Value address = load.getAddr();
+  while (auto gep = address.getDefiningOp<LLVM::GEPOp>())
+    address = gep.getBase();
+  auto alloca = address.getDefiningOp<LLVM::AllocaOp>();
+  return alloca && alloca->hasAttr(kBarrierSpillAttr);
+}
+
+static bool isRecomputable(Operation *op) {
+  if (op->getNumRegions() != 0 || isa<LLVM::AllocaOp>(op))
+    return false;
+  return isMemoryEffectFree(op) || isSpillLoad(op);
+}
+
+/// The first op directly in `block` that is or contains a barrier.
+static Operation *findFirstBarrierOp(Block *block) {
+  for (Operation &op : block->without_terminator())
+    if (isBarrierLike(&op) || containsBarrier(&op))
+      return &op;
+  return nullptr;
+}
+
+/// Creates an empty thread loop like `loop` at `builder`'s position.
+static scf::ParallelOp createSiblingLoop(OpBuilder &builder,
+                                         scf::ParallelOp loop) {
+  auto newLoop = scf::ParallelOp::create(builder, loop.getLoc(),
+                                         loop.getLowerBound(),
+                                         loop.getUpperBound(), loop.getStep());
+  newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  return newLoop;
+}
+
+/// Makes the uses of `from` inside `scope` use `to`.
+static void replaceUsesInside(Operation *scope, ValueRange from,
+                              ValueRange to) {
+  for (auto [oldValue, newValue] : llvm::zip(from, to))
+    oldValue.replaceUsesWithIf(newValue, [&](OpOperand &use) {
+      return scope->isAncestor(use.getOwner());
+    });
+}
+
+/// Erases `loop` if running it has no effect: after a split, the reloads
+/// left in front of a barrier only fed code after it, but spills to later
+/// loops must stay.
+static void eraseIfSideEffectFree(scf::ParallelOp loop) {
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (!isMemoryEffectFree(&op) && !isSpillLoad(&op))
+      return;
+  loop.erase();
+}
+
+namespace {
+class BarrierLowering {
+public:
+  explicit BarrierLowering(bool minimizeCrossing)
+      : minimizeCrossing(minimizeCrossing) {}
+
+  /// Removes every barrier of `loop` by fission and interchange.
+  LogicalResult lowerThreadLoop(scf::ParallelOp loop);
+
+private:
+  FailureOr<scf::ParallelOp> splitBefore(scf::ParallelOp loop, Operation *op);
+  LogicalResult hoistCrossingAllocas(scf::ParallelOp loop,
+                                     scf::ParallelOp next);
+  LogicalResult materializeCrossingValues(scf::ParallelOp loop,
+                                          scf::ParallelOp next);
+  LogicalResult interchange(scf::ParallelOp loop, Operation *regionOp,
+                            SmallVectorImpl<scf::ParallelOp> &innerLoops);
+  scf::ParallelOp wrapBlockInThreadLoop(Block &block, scf::ParallelOp loop,
+                                        ArrayRef<Operation *> prefix);
+  bool onlyMaterializedBefore(Operation *op);
+
+  bool minimizeCrossing;
+  /// Ops that recompute or reload crossing values at the start of a loop:
+  /// side-effect free, so they may be cloned and evaluated for thread 0.
+  llvm::DenseSet<Operation *> materialized;
+};
+} // namespace
+
+bool BarrierLowering::onlyMaterializedBefore(Operation *op) {
+  for (Operation &before : *op->getBlock()) {
+    if (&before == op)
+      return true;
+    if (!materialized.contains(&before))
+      return false;
+  }
+  return true;
+}
+
+LogicalResult BarrierLowering::lowerThreadLoop(scf::ParallelOp root) {
+  SmallVector<scf::ParallelOp> pending{root};
+  while (!pending.empty()) {
+    scf::ParallelOp loop = pending.pop_back_val();
+    while (loop) {
+      Operation *barrierOp = findFirstBarrierOp(loop.getBody());
+      if (!barrierOp)
+        break;
+      if (!onlyMaterializedBefore(barrierOp)) {
+        FailureOr<scf::ParallelOp> rest = splitBefore(loop, barrierOp);
+        if (failed(rest))
+          return failure();
+        loop = *rest;
+      }
+      scf::ParallelOp next;
+      Operation *following = barrierOp->getNextNode();
+      if (following != loop.getBody()->getTerminator()) {
+        FailureOr<scf::ParallelOp> rest = splitBefore(loop, following);
+        if (failed(rest))
+          return failure();
+        next = *rest;
+      }
+      if (isa<BarrierOp>(barrierOp)) {
+        barrierOp->erase();
+        eraseIfSideEffectFree(loop);
+      } else if (failed(interchange(loop, barrierOp, pending))) {
+        return failure();
+      }
+      loop = next;
+    }
+  }
+  return success();
+}
+
+FailureOr<scf::ParallelOp> BarrierLowering::splitBefore(scf::ParallelOp loop,
+                                                        Operation *op) {
+  OpBuilder builder(loop->getContext());
+  builder.setInsertionPointAfter(loop);
+  scf::ParallelOp next = createSiblingLoop(builder, loop);
+  Block *body = loop.getBody();
+  Block *nextBody = next.getBody();
+  nextBody->getOperations().splice(nextBody->getTerminator()->getIterator(),
+                                   body->getOperations(), op->getIterator(),
+                                   body->getTerminator()->getIterator());
+  replaceUsesInside(next, loop.getInductionVars(), next.getInductionVars());
+  if (failed(hoistCrossingAllocas(loop, next)) ||
+      failed(materializeCrossingValues(loop, next)))
+    return failure();
+  return next;
+}
+
+/// True if the memory of `alloca` may be accessed from `next`: its address,
+/// or anything computed from it, is used there or escapes.
+static bool isAllocaUsedIn(LLVM::AllocaOp alloca, scf::ParallelOp next) {
+  Block *body = alloca->getBlock();
+  SmallVector<Value> worklist{alloca.getResult()};
+  llvm::DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (next->isAncestor(user))
+        return true;
+      if (auto store = dyn_cast<LLVM::StoreOp>(user))
+        if (store.getValue() == value)
+          return true;
+      if (isa<CallOpInterface>(user))
+        return true;
+      if (Operation *top = body->findAncestorOpInBlock(*user))
+        for (Value result : top->getResults())
+          if (isa<LLVM::LLVMPointerType>(result.getType()))
+            worklist.push_back(result);
+    }
+  }
+  return false;
+}
+
+/// Replaces `alloca` (private to each thread of `loop`) by the thread's
+/// slice of a block-scope array, so that it outlives the split.
+static LogicalResult hoistAlloca(LLVM::AllocaOp alloca, scf::ParallelOp loop) {
+  APInt count;
+  if (!matchPattern(alloca.getArraySize(), m_ConstantInt(&count)))
+    return alloca.emitError(
+        "a variable-sized local array is live across __syncthreads; respec "
+        "cannot keep it per thread");
+  DataLayout layout = DataLayout::closest(alloca);
+  uint64_t align = std::max<uint64_t>(
+      {alloca.getAlignment().value_or(1),
+       layout.getTypeABIAlignment(alloca.getElemType()), 1});
+  uint64_t bytes = llvm::alignTo(
+      layout.getTypeSize(alloca.getElemType()).getFixedValue() *
+          count.getZExtValue(),
+      align);
+  OpBuilder builder(alloca);
+  Type i8 = builder.getI8Type();
+  Value base = allocateBlockArray(loop, i8, std::max<uint64_t>(bytes, 1),
+                                  {kThreadPrivateAttr});
+  Location loc = alloca.getLoc();
+  Value tid = buildLinearThreadId(builder, loc, loop, loop.getInductionVars());
+  Value offset = arith::MulIOp::create(
+      builder, loc, tid, arith::ConstantIndexOp::create(builder, loc, bytes));
+  alloca.replaceAllUsesWith(
+      buildElementAddress(builder, loc, base, i8, offset));
+  alloca.erase();
+  return success();
+}
+
+LogicalResult BarrierLowering::hoistCrossingAllocas(scf::ParallelOp loop,
+                                                    scf::ParallelOp next) {
+  SmallVector<LLVM::AllocaOp> allocas;
+  for (auto alloca : loop.getBody()->getOps<LLVM::AllocaOp>())
+    if (isAllocaUsedIn(alloca, next))
+      allocas.push_back(alloca);
+  for (LLVM::AllocaOp alloca : allocas)
+    if (failed(hoistAlloca(alloca, loop)))
+      return failure();
+  return success();
+}
+
+LogicalResult
+BarrierLowering::materializeCrossingValues(scf::ParallelOp loop,
+                                           scf::ParallelOp next) {
+  Block *body = loop.getBody();
+  llvm::SetVector<Value> needed;
+  next.walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (def->getBlock() == body)
+          needed.insert(operand);
+  });
+  if (needed.empty())
+    return success();
+
+  DataLayout layout = DataLayout::closest(loop);
+  CrossingPlan plan = planCrossingValues(
+      body, needed.getArrayRef(), isRecomputable,
+      [&](Value value) -> int64_t {
+        Type storage = getStorageType(value.getType());
+        return storage ? layout.getTypeSize(storage).getFixedValue() : 1;
+      },
+      minimizeCrossing);
+
+  Block *nextBody = next.getBody();
+  Operation *firstMoved = &nextBody->front();
+  OpBuilder builder = OpBuilder::atBlockBegin(nextBody);
+  Location loc = loop.getLoc();
+  IRMapping mapping;
+  mapping.map(loop.getInductionVars(), next.getInductionVars());
+  if (!plan.stored.empty()) {
+    Value nextTid =
+        buildLinearThreadId(builder, loc, next, next.getInductionVars());
+    for (Value value : plan.stored) {
+      Type storage = getStorageType(value.getType());
+      if (!storage)
+        return value.getDefiningOp()->emitError("a value of type ")
+               << value.getType()
+               << " is live across __syncthreads; respec cannot keep it";
+      Value slots = allocateBlockArray(loop, storage, 1,
+                                       {kThreadPrivateAttr, kBarrierSpillAttr});
+      OpBuilder storeBuilder(value.getContext());
+      storeBuilder.setInsertionPointAfter(value.getDefiningOp());
+      Value tid = buildLinearThreadId(storeBuilder, loc, loop,
+                                      loop.getInductionVars());
+      storeValue(storeBuilder, loc, value,
+                 buildElementAddress(storeBuilder, loc, slots, storage, tid));
+      mapping.map(value,
+                  loadValue(builder, loc, value.getType(),
+                            buildElementAddress(builder, loc, slots, storage,
+                                                nextTid)));
+    }
+  }
+  for (Operation *op : plan.recomputed)
+    builder.clone(*op, mapping);
+  for (Operation &op : *nextBody) {
+    if (&op == firstMoved)
+      break;
+    materialized.insert(&op);
+  }
+  for (Value value : needed)
+    value.replaceUsesWithIf(mapping.lookup(value), [&](OpOperand &use) {
+      return next->isAncestor(use.getOwner()) &&
+             !materialized.contains(use.getOwner());
+    });
+  return success();
+}
+
+/// Moves the ops of `block` (all but its terminator) into a new thread loop
+/// like `loop`, preceded by clones of `prefix` for the new loop's threads.
+scf::ParallelOp
+BarrierLowering::wrapBlockInThreadLoop(Block &block, scf::ParallelOp loop,
+                                       ArrayRef<Operation *> prefix) {
+  OpBuilder builder(block.getTerminator());
+  scf::ParallelOp inner = createSiblingLoop(builder, loop);
+  Block *innerBody = inner.getBody();
+  innerBody->getOperations().splice(innerBody->getTerminator()->getIterator(),
+                                    block.getOperations(), block.begin(),
+                                    inner->getIterator());
+  builder.setInsertionPointToStart(innerBody);
+  IRMapping mapping;
+  mapping.map(loop.getInductionVars(), inner.getInductionVars());
+  for (Operation *op : prefix)
+    materialized.insert(builder.clone(*op, mapping));
+  replaceUsesInside(inner, loop.getInductionVars(), inner.getInductionVars());
+  for (Operation *op : prefix)
+    replaceUsesInside(inner, op->getResults(),
+                      llvm::to_vector(llvm::map_range(
+                          op->getResults(),
+                          [&](Value v) { return mapping.lookup(v); })));
+  return inner;
+}
+
+LogicalResult
+BarrierLowering::interchange(scf::ParallelOp loop, Operation *regionOp,
+                             SmallVectorImpl<scf::ParallelOp> &innerLoops) {
+  if (!isa<scf::IfOp, scf::IndexSwitchOp, scf::ForOp, scf::WhileOp>(
+          regionOp))
+    return regionOp->emitError("respec cannot lower a __syncthreads nested "
+                               "in this construct ('")
+           << regionOp->getName() << "')";
+  if (regionOp->getNumResults() != 0 ||
+      (isa<scf::WhileOp>(regionOp) && regionOp->getNumOperands() != 0))
+    return regionOp->emitOpError(
+        "around a barrier must not carry values (run "
+        "--respec-predicate-divergent-barriers first)");
+
+  SmallVector<Operation *> prefix;
+  for (Operation &op : *loop.getBody()) {
+    if (&op == regionOp)
+      break;
+    prefix.push_back(&op);
+  }
+
+  // The control is uniform: evaluate it once, as thread 0 would.
+  OpBuilder builder(loop);
+  IRMapping threadZero;
+  threadZero.map(loop.getInductionVars(), loop.getLowerBound());
+  for (Operation *op : prefix)
+    builder.clone(*op, threadZero);
+  for (OpOperand &operand : regionOp->getOpOperands())
+    if (Value mapped = threadZero.lookupOrNull(operand.get()))
+      operand.set(mapped);
+  regionOp->moveBefore(loop);
+
+  for (Region &region : regionOp->getRegions()) {
+    if (region.empty())
+      continue;
+    Block &block = region.front();
+    Operation *terminator = block.getTerminator();
+    scf::ParallelOp inner;
+    if (!block.without_terminator().empty()) {
+      inner = wrapBlockInThreadLoop(block, loop, prefix);
+      innerLoops.push_back(inner);
+    }
+    auto condition = dyn_cast<scf::ConditionOp>(terminator);
+    if (!condition)
+      continue;
+    Value cond = condition.getCondition();
+    if (Value mapped = threadZero.lookupOrNull(cond)) {
+      condition.getConditionMutable().assign(mapped);
+    } else if (Operation *def = cond.getDefiningOp();
+               inner && def && inner->isAncestor(def)) {
+      // Every thread records its exit condition; thread 0's decides.
+      Location loc = condition.getLoc();
+      Type storage = getStorageType(cond.getType());
+      Value slots = allocateBlockArray(inner, storage, 1);
+      OpBuilder inside(inner.getBody()->getTerminator());
+      Value tid = buildLinearThreadId(inside, loc, inner,
+                                      inner.getInductionVars());
+      storeValue(inside, loc, cond,
+                 buildElementAddress(inside, loc, slots, storage, tid));
+      OpBuilder after(condition);
+      Value zero = arith::ConstantIndexOp::create(after, loc, 0);
+      condition.getConditionMutable().assign(loadValue(
+          after, loc, cond.getType(),
+          buildElementAddress(after, loc, slots, storage, zero)));
+    }
+  }
+
+  for (Operation &op : *loop.getBody())
+    for (Value result : op.getResults())
+      for (Operation *user : result.getUsers())
+        if (!loop->isAncestor(user))
+          return user->emitError(
+              "internal error: a value crosses a barrier unlowered");
+  loop.erase();
+  return success();
+}
+
+namespace {
+struct LowerBarriersPass
+    : public respec::impl::LowerBarriersPassBase<LowerBarriersPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    SmallVector<scf::ParallelOp> loops;
+    getOperation().walk([&](scf::ParallelOp loop) {
+      if (isThreadLoop(loop) && containsBarrier(loop))
+        loops.push_back(loop);
+    });
+    BarrierLowering lowering(minimizeCrossing);
+    for (scf::ParallelOp loop : loops)
+      if (failed(verifyNormalizedThreadLoop(loop)) ||
+          failed(lowering.lowerThreadLoop(loop)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,135 @@
+//===- ThreadLoopUtils.cpp - Helpers for thread loops ---------------------===//
+
+#include "respec/Transforms/ThreadLoopUtils.h"
+#include "respec/Transforms/Attributes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::respec;
+
+static bool hasParallelLevel(Operation *op, StringRef level) {
+  auto attr = op->getAttrOfType<StringAttr>(kParallelLevelAttr);
+  return isa<scf::ParallelOp>(op) && attr && attr.getValue() == level;
+}
+
+bool mlir::respec::isThreadLoop(scf::ParallelOp loop) {
+  return hasParallelLevel(loop, kBlockLevel);
+}
+
+LogicalResult mlir::respec::verifyNormalizedThreadLoop(scf::ParallelOp loop) {
+  for (auto [lower, step] : llvm::zip(loop.getLowerBound(), loop.getStep())) {
+    std::optional<int64_t> lowerValue = getConstantIntValue(lower);
+    std::optional<int64_t> stepValue = getConstantIntValue(step);
+    if (!lowerValue || *lowerValue != 0 || !stepValue || *stepValue != 1)
+      return loop.emitOpError(
+          "thread loop must start at 0 with step 1 to lower its barriers");
+  }
+  return success();
+}
+
+Value mlir::respec::buildThreadCount(OpBuilder &builder, Location loc,
+                                     scf::ParallelOp loop) {
+  Value count = arith::ConstantIndexOp::create(builder, loc, 1);
+  for (Value upper : loop.getUpperBound())
+    count = arith::MulIOp::create(builder, loc, count, upper);
+  return count;
+}
+
+Value mlir::respec::buildLinearThreadId(OpBuilder &builder, Location loc,
+                                        scf::ParallelOp loop, ValueRange ivs) {
+  Value linear = ivs.front();
+  for (auto [upper, iv] :
+       llvm::zip(loop.getUpperBound().drop_front(), ivs.drop_front())) {
+    linear = arith::MulIOp::create(builder, loc, linear, upper);
+    linear = arith::AddIOp::create(builder, loc, linear, iv);
+  }
+  return linear;
+}
+
+/// The op before which block-scope storage of `loop` is allocated: the
+/// outermost op around `loop` below the grid loop (or function), provided
+/// the thread count is available there.
+static Operation *getBlockScopeAnchor(scf::ParallelOp loop) {
+  Operation *anchor = loop;
+  while (Operation *parent = anchor->getParentOp()) {
+    if (hasParallelLevel(parent, kGridLevel) ||
+        isa<FunctionOpInterface, ModuleOp>(parent))
+      break;
+    anchor = parent;
+  }
+  DominanceInfo dominance(anchor->getParentOp());
+  for (Value upper : loop.getUpperBound())
+    if (!dominance.properlyDominates(upper, anchor))
+      return loop;
+  return anchor;
+}
+
+Value mlir::respec::allocateBlockArray(scf::ParallelOp loop, Type elementType,
+                                       int64_t elementsPerThread,
+                                       ArrayRef<StringRef> markers) {
+  Operation *anchor = getBlockScopeAnchor(loop);
+  OpBuilder builder(anchor);
+  Location loc = loop.getLoc();
+  Value count = buildThreadCount(builder, loc, loop);
+  if (elementsPerThread != 1)
+    count = arith::MulIOp::create(
+        builder, loc, count,
+        arith::ConstantIndexOp::create(builder, loc, elementsPerThread));
+  Value count64 = arith::IndexCastUIOp::create(builder, loc,
+                                               builder.getI64Type(), count);
+  auto alloca = LLVM::AllocaOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
+      elementType, count64, /*alignment=*/16);
+  for (StringRef marker : markers)
+    alloca->setAttr(marker, builder.getUnitAttr());
+  return alloca;
+}
+
+Value mlir::respec::buildElementAddress(OpBuilder &builder, Location loc,
+                                        Value base, Type elementType,
+                                        Value index) {
+  Value index64 = arith::IndexCastUIOp::create(builder, loc,
+                                               builder.getI64Type(), index);
+  return LLVM::GEPOp::create(builder, loc,
+                             LLVM::LLVMPointerType::get(builder.getContext()),
+                             elementType, base, ValueRange{index64});
+}
+
+Type mlir::respec::getStorageType(Type type) {
+  if (type.isIndex())
+    return IntegerType::get(type.getContext(), 64);
+  if (LLVM::isCompatibleType(type))
+    return type;
+  return nullptr;
+}
+
+void mlir::respec::storeValue(OpBuilder &builder, Location loc, Value value,
+                              Value address) {
+  if (value.getType().isIndex())
+    value = arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
+                                       value);
+  LLVM::StoreOp::create(builder, loc, value, address);
+}
+
+Value mlir::respec::loadValue(OpBuilder &builder, Location loc, Type type,
+                              Value address) {
+  Value value =
+      LLVM::LoadOp::create(builder, loc, getStorageType(type), address);
+  if (type.isIndex())
+    value = arith::IndexCastOp::create(builder, loc, type, value);
+  return value;
+}
+
+Value mlir::respec::createThreadPrivateSlot(scf::ParallelOp loop, Type type) {
+  OpBuilder builder = OpBuilder::atBlockBegin(loop.getBody());
+  Location loc = loop.getLoc();
+  Value one = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                       builder.getI64IntegerAttr(1));
+  return LLVM::AllocaOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
+      getStorageType(type), one, /*alignment=*/0);
+}
