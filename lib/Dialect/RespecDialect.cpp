@@ -63,10 +63,9 @@ bool mlir::respec::isThreadPrivateAddress(Value address,
       address = gep.getBase();
       continue;
     }
-    if (auto alloca = dyn_cast<LLVM::AllocaOp>(def))
-      return alloca->hasAttr(kThreadPrivateAttr) ||
-             threadLoop->isProperAncestor(alloca);
-    return false;
+    if (def->hasAttr(kThreadPrivateAttr))
+      return true;
+    return isa<LLVM::AllocaOp>(def) && threadLoop->isProperAncestor(def);
   }
   return false;
 }

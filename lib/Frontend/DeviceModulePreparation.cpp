@@ -47,6 +47,10 @@ static void markForInlining(Module &module) {
     function.removeFnAttr(Attribute::NoInline);
     function.removeFnAttr(Attribute::OptimizeNone);
     function.addFnAttr(Attribute::AlwaysInline);
+    // Without -rdc no other translation unit can call a device function, so
+    // once inlined everywhere its body is dead (and must not be raised: it
+    // reads threadIdx outside a kernel).
+    function.setLinkage(GlobalValue::InternalLinkage);
   }
 }
 

@@ -165,10 +165,11 @@ static LogicalResult raiseBarriers(scf::ParallelOp threadLoop,
     if (kind == BarrierIntrinsicKind::Unsupported)
       return call.emitError()
              << "kernel '" << kernelName
-             << "' uses a named or partial block barrier ('"
+             << "' uses a barrier over part of the block "
+                "(__barrier_sync_count, '"
              << call.getIntrin()
-             << "'); respec supports only __syncthreads and its _count, "
-                "_and and _or forms";
+             << "'); respec supports __syncthreads, __syncthreads_count, "
+                "__syncthreads_and, __syncthreads_or and __barrier_sync";
     if (kind == BarrierIntrinsicKind::Sync) {
       BarrierOp::create(builder, loc, threads);
       call.erase();

@@ -5,7 +5,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dominance.h"
+#include "llvm/Support/MathExtras.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
@@ -68,25 +71,67 @@ static Operation *getBlockScopeAnchor(scf::ParallelOp loop) {
   return anchor;
 }
 
+/// Declares (once) the runtime function `name` of type `type`.
+static LLVM::LLVMFuncOp getOrDeclareRuntimeFunction(ModuleOp module,
+                                                    StringRef name,
+                                                    LLVM::LLVMFunctionType type) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
+}
+
+/// Makes the block that `anchor` belongs to release the previous block's
+/// scratch storage first (a call at the start of the grid loop body).
+static void ensureScratchReset(Operation *anchor, ModuleOp module) {
+  Operation *gridLoop = anchor->getParentOp();
+  if (!hasParallelLevel(gridLoop, kGridLevel))
+    return;
+  Block *body = &gridLoop->getRegion(0).front();
+  auto first = dyn_cast<LLVM::CallOp>(body->front());
+  if (first && first.getCallee() == kScratchResetFunction)
+    return;
+  MLIRContext *ctx = module.getContext();
+  LLVM::LLVMFuncOp reset = getOrDeclareRuntimeFunction(
+      module, kScratchResetFunction,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {}));
+  OpBuilder builder = OpBuilder::atBlockBegin(body);
+  LLVM::CallOp::create(builder, gridLoop->getLoc(), reset, ValueRange{});
+}
+
 Value mlir::respec::allocateBlockArray(scf::ParallelOp loop, Type elementType,
                                        int64_t elementsPerThread,
-                                       ArrayRef<StringRef> markers) {
+                                       ArrayRef<StringRef> markers,
+                                       uint64_t minAlignment) {
   Operation *anchor = getBlockScopeAnchor(loop);
+  auto module = loop->getParentOfType<ModuleOp>();
+  DataLayout layout = DataLayout::closest(loop);
+  // Elements are laid out at their allocation stride, as a GEP does.
+  uint64_t stride = llvm::alignTo(
+      layout.getTypeSize(elementType).getFixedValue(),
+      layout.getTypeABIAlignment(elementType));
   OpBuilder builder(anchor);
   Location loc = loop.getLoc();
   Value count = buildThreadCount(builder, loc, loop);
-  if (elementsPerThread != 1)
-    count = arith::MulIOp::create(
-        builder, loc, count,
-        arith::ConstantIndexOp::create(builder, loc, elementsPerThread));
-  Value count64 = arith::IndexCastUIOp::create(builder, loc,
-                                               builder.getI64Type(), count);
-  auto alloca = LLVM::AllocaOp::create(
-      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
-      elementType, count64, /*alignment=*/16);
+  count = arith::MulIOp::create(
+      builder, loc, count,
+      arith::ConstantIndexOp::create(builder, loc,
+                                     elementsPerThread * std::max<uint64_t>(
+                                                             stride, 1)));
+  Value bytes = arith::IndexCastUIOp::create(builder, loc,
+                                             builder.getI64Type(), count);
+  MLIRContext *ctx = loop.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  LLVM::LLVMFuncOp scratch = getOrDeclareRuntimeFunction(
+      module, kScratchFunction,
+      LLVM::LLVMFunctionType::get(ptrType, {builder.getI64Type()}));
+  // The runtime aligns every allocation to 64 bytes; no CUDA type needs more.
+  (void)minAlignment;
+  auto call = LLVM::CallOp::create(builder, loc, scratch, ValueRange{bytes});
   for (StringRef marker : markers)
-    alloca->setAttr(marker, builder.getUnitAttr());
-  return alloca;
+    call->setAttr(marker, builder.getUnitAttr());
+  ensureScratchReset(anchor, module);
+  return call.getResult();
 }
 
 Value mlir::respec::buildElementAddress(OpBuilder &builder, Location loc,

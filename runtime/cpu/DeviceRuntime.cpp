@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -57,11 +58,68 @@ private:
 
 thread_local SharedMemoryArena sharedMemory;
 
+/// Per-host-thread bump allocator for the block-scope arrays of barrier
+/// lowering (a 1024-thread block keeping a 1 KiB local array across a
+/// barrier needs 1 MiB: too much for thread stacks). Everything allocated
+/// for one block is released at once when the next block starts; chunks are
+/// kept, so steady state allocates nothing.
+class BlockScratchArena {
+public:
+  ~BlockScratchArena() {
+    for (Chunk &chunk : chunks)
+      ::operator delete(chunk.data, std::align_val_t(alignment));
+  }
+
+  void reset() {
+    current = 0;
+    offset = 0;
+  }
+
+  void *allocate(uint64_t bytes) {
+    bytes = (bytes + alignment - 1) / alignment * alignment;
+    if (bytes == 0)
+      bytes = alignment;
+    for (; current < chunks.size(); ++current, offset = 0) {
+      if (offset + bytes <= chunks[current].size) {
+        void *result = static_cast<char *>(chunks[current].data) + offset;
+        offset += bytes;
+        return result;
+      }
+    }
+    uint64_t size = chunks.empty() ? minChunk : chunks.back().size * 2;
+    if (size < bytes)
+      size = bytes;
+    chunks.push_back({::operator new(size, std::align_val_t(alignment)), size});
+    current = chunks.size() - 1;
+    offset = bytes;
+    return chunks.back().data;
+  }
+
+private:
+  struct Chunk {
+    void *data;
+    uint64_t size;
+  };
+  static constexpr uint64_t alignment = 64;
+  static constexpr uint64_t minChunk = 1 << 20;
+  std::vector<Chunk> chunks;
+  size_t current = 0;
+  uint64_t offset = 0;
+};
+
+thread_local BlockScratchArena blockScratch;
+
 } // namespace
 
 extern "C" void *__respec_shared_memory(uint64_t bytes) {
   return sharedMemory.get(bytes);
 }
+
+extern "C" void *__respec_block_scratch(uint64_t bytes) {
+  return blockScratch.allocate(bytes);
+}
+
+extern "C" void __respec_block_scratch_reset(void) { blockScratch.reset(); }
 
 extern "C" void __respec_assertfail(const char *message, const char *file,
                                     uint32_t line, const char *function,

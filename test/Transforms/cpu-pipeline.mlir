@@ -105,12 +105,35 @@ llvm.func @host_side() {
 
 // -----
 
-// A kernel with __syncthreads is rejected at the user's line (second RUN
-// line; the first ignores diagnostics at other files' locations).
-// ERR: barrier.cu:7:3: error: kernel 'with_barrier(float*)' uses a block barrier (__syncthreads); the CPU back end does not support barriers yet
+// A kernel with __syncthreads compiles: the barrier splits the thread loop
+// in two serial loops inside the OpenMP loop over blocks.
+// CHECK-LABEL: llvm.func @__respec_launch._Z12with_barrierPf(
+// CHECK: omp.loop_nest
+// CHECK: llvm.call @__respec_block_scratch_reset()
+// CHECK: llvm.call @__respec_block_scratch(
+// CHECK: llvm.store
+// CHECK: llvm.load
+// CHECK: omp.yield
 llvm.func ptx_kernelcc @_Z12with_barrierPf(%x: !llvm.ptr<1>) {
   %t = nvvm.read.ptx.sreg.tid.x : i32
-  llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%t) : (i32) -> () loc("barrier.cu":7:3)
+  %i = llvm.sext %t : i32 to i64
+  %p = llvm.getelementptr %x[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+  %v = llvm.load %p : !llvm.ptr<1> -> f32
+  %z = llvm.mlir.constant(0 : i32) : i32
+  llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%z) : (i32) -> () loc("barrier.cu":7:3)
+  %w = llvm.fadd %v, %v : f32
+  llvm.store %w, %p : f32, !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
+// A barrier over part of the block is rejected at the user's line.
+// ERR: barrier.cu:8:3: error: kernel 'partial_barrier(float*)' uses a barrier over part of the block (__barrier_sync_count
+llvm.func ptx_kernelcc @_Z15partial_barrierPf(%x: !llvm.ptr<1>) {
+  %t = nvvm.read.ptx.sreg.tid.x : i32
+  %c = llvm.mlir.constant(32 : i32) : i32
+  llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.count"(%t, %c) : (i32, i32) -> () loc("barrier.cu":8:3)
   llvm.return
 }
 

@@ -16,7 +16,8 @@
 
 namespace mlir::respec {
 
-/// On llvm.alloca: memory of which each thread only touches its own part
+/// On the op that allocates memory (llvm.alloca, or the runtime call for a
+/// block-scope array): memory of which each thread only touches its own part
 /// (per-thread copies made by barrier lowering).
 inline constexpr llvm::StringLiteral kThreadPrivateAttr =
     "respec.thread_private";

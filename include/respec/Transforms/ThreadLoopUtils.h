@@ -15,10 +15,16 @@
 
 namespace mlir::respec {
 
-/// On llvm.alloca: a block-scope array that barrier lowering made to keep
+/// On the op making a block-scope array: an array that barrier lowering made to keep
 /// values of each thread across a barrier. Loads from it are rematerializable
 /// (every slot is written once before it is read).
 inline constexpr llvm::StringLiteral kBarrierSpillAttr = "respec.barrier_spill";
+
+/// The runtime functions (runtime/include/respec_rt/abi.h) that provide
+/// block-scope storage.
+inline constexpr llvm::StringLiteral kScratchFunction = "__respec_block_scratch";
+inline constexpr llvm::StringLiteral kScratchResetFunction =
+    "__respec_block_scratch_reset";
 
 /// True for the scf.parallel over the threads of a block.
 bool isThreadLoop(scf::ParallelOp loop);
@@ -37,11 +43,14 @@ Value buildLinearThreadId(OpBuilder &builder, Location loc,
 
 /// Allocates, once per block, `elementsPerThread` elements of `elementType`
 /// for every thread of `loop`, before the outermost op that encloses `loop`
-/// inside the block (so never inside a serial loop). Returns the base
-/// pointer.
+/// inside the block (so never inside a serial loop). The base is aligned for
+/// `elementType` and to at least `minAlignment` bytes (at most 64). The
+/// storage comes from the runtime's per-block scratch arena, not the stack:
+/// a block's arrays can take megabytes. Returns the base pointer.
 Value allocateBlockArray(scf::ParallelOp loop, Type elementType,
                          int64_t elementsPerThread,
-                         ArrayRef<StringRef> markers = {});
+                         ArrayRef<StringRef> markers = {},
+                         uint64_t minAlignment = 16);
 
 /// Address of element `index` (index-typed) of an array of `elementType`.
 Value buildElementAddress(OpBuilder &builder, Location loc, Value base,

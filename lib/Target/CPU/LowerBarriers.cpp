@@ -52,8 +52,8 @@ static bool isSpillLoad(Operation *op) {
   Value address = load.getAddr();
   while (auto gep = address.getDefiningOp<LLVM::GEPOp>())
     address = gep.getBase();
-  auto alloca = address.getDefiningOp<LLVM::AllocaOp>();
-  return alloca && alloca->hasAttr(kBarrierSpillAttr);
+  Operation *base = address.getDefiningOp();
+  return base && base->hasAttr(kBarrierSpillAttr);
 }
 
 static bool isRecomputable(Operation *op) {
@@ -232,10 +232,14 @@ static LogicalResult hoistAlloca(LLVM::AllocaOp alloca, scf::ParallelOp loop) {
       layout.getTypeSize(alloca.getElemType()).getFixedValue() *
           count.getZExtValue(),
       align);
+  // Lifetime markers only apply to allocas; the slice lives for the block.
+  for (Operation *user : llvm::make_early_inc_range(alloca->getUsers()))
+    if (isa<LLVM::LifetimeStartOp, LLVM::LifetimeEndOp>(user))
+      user->erase();
   OpBuilder builder(alloca);
   Type i8 = builder.getI8Type();
   Value base = allocateBlockArray(loop, i8, std::max<uint64_t>(bytes, 1),
-                                  {kThreadPrivateAttr});
+                                  {kThreadPrivateAttr}, align);
   Location loc = alloca.getLoc();
   Value tid = buildLinearThreadId(builder, loc, loop, loop.getInductionVars());
   Value offset = arith::MulIOp::create(

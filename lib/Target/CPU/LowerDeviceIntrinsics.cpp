@@ -171,9 +171,10 @@ static LogicalResult lowerNVVMFeature(Operation *op, StringRef name,
     return success();
   case DeviceFeature::Barrier:
     return op->emitError()
-           << "kernel '" << userFunctionName(op)
-           << "' uses a block barrier (__syncthreads); the CPU back end does "
-              "not support barriers yet";
+           << "'" << userFunctionName(op)
+           << "' uses a block barrier (__syncthreads) but could not be "
+              "inlined into its kernel (recursion or a call through a "
+              "pointer); respec lowers barriers only inside kernels";
   case DeviceFeature::Warp:
     return op->emitError()
            << "kernel '" << userFunctionName(op)

@@ -75,6 +75,13 @@ typedef struct respec_module {
 /// belongs to the calling host thread and is reused by its next block.
 void *__respec_shared_memory(uint64_t bytes);
 
+/// Block-scope scratch storage for barrier lowering (per-thread values kept
+/// across __syncthreads): `bytes` bytes, 64-byte aligned, valid until the
+/// calling host thread's next __respec_block_scratch_reset, which generated
+/// code calls at the start of every block.
+void *__respec_block_scratch(uint64_t bytes);
+void __respec_block_scratch_reset(void);
+
 /// Device-side printf: `args` is the argument buffer clang builds for CUDA's
 /// vprintf (each argument aligned to its size, float promoted to double).
 int __respec_vprintf(const char *format, const char *args);
