@@ -107,11 +107,13 @@ llvm.func @plain() {
 // -----
 
 // Unsupported features are reported with the kernel's demangled name and,
-// for warp primitives, the CUDA spelling; all of them in one run.
+// for warp primitives, the CUDA spelling; all of them in one run. Barriers
+// reach this pass only in functions that were not inlined into a kernel
+// (raising turns the others into respec.barrier).
 llvm.func internal @__respec_thread._Z4kernPf(%p: !llvm.ptr, %v: i32, %m: i32) attributes {respec.thread_function_of = "_Z4kernPf"} {
-  // expected-error @below {{kernel 'kern(float*)' uses a block barrier (__syncthreads); the CPU back end does not support barriers yet}}
+  // expected-error @below {{'kern(float*)' uses a block barrier (__syncthreads) but could not be inlined into its kernel (recursion or a call through a pointer); respec lowers barriers only inside kernels}}
   llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%v) : (i32) -> ()
-  // expected-error @below {{kernel 'kern(float*)' uses a block barrier (__syncthreads)}}
+  // expected-error @below {{'kern(float*)' uses a block barrier (__syncthreads)}}
   nvvm.barrier0
   // expected-error @below {{kernel 'kern(float*)' uses a warp-level primitive (__shfl_down_sync); the CPU back end does not support warp primitives yet}}
   %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.down.i32"(%m, %v, %v, %v) : (i32, i32, i32, i32) -> i32
@@ -132,7 +134,7 @@ llvm.func internal @__respec_thread._Z4kernPf(%p: !llvm.ptr, %v: i32, %m: i32) a
 
 // A function that is not a kernel's thread function is named as it is.
 llvm.func @device_fn(%v: i32) {
-  // expected-error @below {{kernel 'device_fn' uses a block barrier}}
+  // expected-error @below {{'device_fn' uses a block barrier}}
   llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%v) : (i32) -> ()
   llvm.return
 }
@@ -141,7 +143,7 @@ llvm.func @device_fn(%v: i32) {
 
 // The diagnostic carries the user's source location from the import (checked
 // by the second RUN line; -verify-diagnostics=only-expected ignores these).
-// ERR: saxpy.cu:12:5: error: kernel 'sync_kernel' uses a block barrier (__syncthreads); the CPU back end does not support barriers yet
+// ERR: saxpy.cu:12:5: error: 'sync_kernel' uses a block barrier (__syncthreads) but could not be inlined into its kernel
 // ERR: saxpy.cu:14:9: error: kernel 'sync_kernel' uses a warp-level primitive (__shfl_sync)
 llvm.func internal @__respec_thread.sync_kernel(%v: i32) attributes {respec.thread_function_of = "sync_kernel"} {
   llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%v) : (i32) -> () loc(fused<#llvm.di_subprogram<recId = distinct[0]<>, isRecSelf = true>>["saxpy.cu":12:5])
