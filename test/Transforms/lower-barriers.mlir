@@ -1,0 +1,172 @@
+// RUN: respec-opt --respec-lower-barriers %s | FileCheck %s
+// RUN: respec-opt --respec-lower-barriers=min-cut=false %s | FileCheck %s --check-prefix=NOMC
+
+// Fission with a minimum cut: %v (4 bytes) is kept across the barrier and
+// its zext, not the 8-byte zext; of the i64 chain a -> s -> s2 only %a is
+// kept and s, s2 are recomputed after the barrier. Without the cut every
+// value used after the barrier is kept.
+// CHECK-LABEL: func.func @mincut(
+// CHECK: llvm.call @__respec_block_scratch_reset()
+// CHECK: %[[V_SLOTS:.*]] = llvm.call @__respec_block_scratch({{.*}}) {respec.barrier_spill, respec.thread_private}
+// CHECK: %[[A_SLOTS:.*]] = llvm.call @__respec_block_scratch({{.*}}) {respec.barrier_spill, respec.thread_private}
+// CHECK-NOT: @__respec_block_scratch(
+// CHECK: scf.parallel
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: %[[VADDR:.*]] = llvm.getelementptr %[[V_SLOTS]][
+// CHECK: llvm.store %[[V]], %[[VADDR]] : i32, !llvm.ptr
+// CHECK: %[[A:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: llvm.store %[[A]], %{{.*}} : i64, !llvm.ptr
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK: scf.parallel
+// CHECK: %[[V2:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: %[[A2:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: %[[X:.*]] = llvm.zext %[[V2]] : i32 to i64
+// CHECK: %[[S:.*]] = llvm.add %[[A2]], %[[A2]] : i64
+// CHECK: %[[S2:.*]] = llvm.mul %[[S]], %[[S]] : i64
+// CHECK: llvm.store %[[X]]
+// CHECK: llvm.store %[[S]]
+// CHECK: llvm.store %[[S2]]
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NOT: respec.barrier
+// NOMC-LABEL: func.func @mincut(
+// NOMC-COUNT-4: llvm.call @__respec_block_scratch({{.*}}) {respec.barrier_spill, respec.thread_private}
+// NOMC: } {respec.parallel_level = "block"}
+// NOMC-NOT: llvm.zext
+// NOMC-NOT: llvm.add
+// NOMC-NOT: llvm.mul
+// NOMC: } {respec.parallel_level = "grid"}
+func.func @mincut(%n: index, %p: !llvm.ptr, %q: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %i = arith.index_cast %t : index to i64
+      %g = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      %v = llvm.load %g : !llvm.ptr -> i32
+      %x = llvm.zext %v : i32 to i64
+      %h = llvm.getelementptr %q[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+      %a = llvm.load %h : !llvm.ptr -> i64
+      %s = llvm.add %a, %a : i64
+      %s2 = llvm.mul %s, %s : i64
+      respec.barrier(%t)
+      llvm.store %x, %h : i64, !llvm.ptr
+      llvm.store %s, %h : i64, !llvm.ptr
+      llvm.store %s2, %h : i64, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// Interchange with scf.if: the (uniform) condition is evaluated once for
+// the block; each branch holds its own thread loops, split at the barrier.
+// CHECK-LABEL: func.func @interchange_if(
+// CHECK-SAME: %[[C:[^:]*]]: i1)
+// CHECK: scf.parallel
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK: scf.if %[[C]] {
+// CHECK-NEXT: scf.parallel
+// CHECK: llvm.load
+// CHECK: llvm.store
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NEXT: scf.parallel
+// CHECK: llvm.load
+// CHECK: llvm.store
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NEXT: }
+// CHECK-NOT: respec.barrier
+func.func @interchange_if(%n: index, %p: !llvm.ptr, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %i = arith.index_cast %t : index to i64
+      %g = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      scf.if %c {
+        %v = llvm.load %g : !llvm.ptr -> i32
+        respec.barrier(%t)
+        llvm.store %v, %p : i32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// Interchange with scf.for: the loop runs at block level around two thread
+// loops; the thread-private alloca used on both sides of the barrier becomes
+// each thread's 4-byte slice of a block-scope array.
+// CHECK-LABEL: func.func @interchange_for(
+// CHECK-SAME: %[[K:[^:]*]]: index)
+// CHECK: %[[PRIV:.*]] = llvm.call @__respec_block_scratch({{.*}}) {respec.thread_private}
+// CHECK-NOT: llvm.alloca
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[K]]
+// CHECK-NEXT: scf.parallel (%[[T1:.*]]) =
+// CHECK: %[[OFF1:.*]] = arith.muli %[[T1]], %{{.*}} : index
+// CHECK: %[[OFF1_64:.*]] = arith.index_castui %[[OFF1]]
+// CHECK: %[[SLICE1:.*]] = llvm.getelementptr %[[PRIV]][%[[OFF1_64]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK: llvm.load %[[SLICE1]] : !llvm.ptr -> i32
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NEXT: scf.parallel
+// CHECK: llvm.store
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NEXT: }
+func.func @interchange_for(%n: index, %p: !llvm.ptr, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %one = llvm.mlir.constant(1 : i64) : i64
+      %priv = llvm.alloca %one x i32 : (i64) -> !llvm.ptr
+      scf.for %j = %c0 to %k step %c1 {
+        %v = llvm.load %priv : !llvm.ptr -> i32
+        respec.barrier(%t)
+        llvm.store %v, %priv : i32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// Interchange with scf.while: every thread records its exit condition, and
+// thread 0's decides for the block (the condition is uniform).
+// CHECK-LABEL: func.func @interchange_while(
+// CHECK: %[[CONDS:.*]] = llvm.call @__respec_block_scratch(
+// CHECK: scf.while : () -> () {
+// CHECK: scf.parallel
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK: %[[C:.*]] = llvm.icmp "ne"
+// CHECK: %[[MINE:.*]] = llvm.getelementptr %[[CONDS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i1
+// CHECK: llvm.store %[[C]], %[[MINE]] : i1, !llvm.ptr
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK: %[[ZERO:.*]] = arith.index_castui %{{.*}} : index to i64
+// CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[CONDS]][%[[ZERO]]]
+// CHECK: %[[C0:.*]] = llvm.load %[[FIRST]] : !llvm.ptr -> i1
+// CHECK: scf.condition(%[[C0]])
+// CHECK: } do {
+// CHECK-NEXT: scf.yield
+func.func @interchange_while(%n: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      scf.while : () -> () {
+        %v = llvm.load %p : !llvm.ptr -> i32
+        respec.barrier(%t)
+        %z = llvm.mlir.constant(0 : i32) : i32
+        %c = llvm.icmp "ne" %v, %z : i32
+        scf.condition(%c)
+      } do {
+        scf.yield
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
