@@ -1,0 +1,108 @@
+// RUN: respec-opt --respec-predicate-divergent-barriers %s | FileCheck %s
+// RUN: respec-opt --respec-predicate-divergent-barriers=hoist-uniform=false %s | FileCheck %s --check-prefix=ALL
+
+// An if whose condition depends on the thread is flattened: every thread
+// executes the barrier, the code on each side runs under the thread's own
+// condition, and the loaded value reaches the second half as a result
+// (poison for threads that skip it, which never use it).
+// CHECK-LABEL: func.func @divergent_if(
+// CHECK: %[[COND:.*]] = arith.cmpi ult
+// CHECK: %[[V:.*]] = scf.if %[[COND]] -> (i32) {
+// CHECK-NEXT: llvm.load
+// CHECK: } else {
+// CHECK-NEXT: llvm.mlir.poison : i32
+// CHECK: }
+// CHECK-NEXT: respec.barrier
+// CHECK-NEXT: scf.if %[[COND]] {
+// CHECK-NEXT: llvm.store %[[V]]
+func.func @divergent_if(%n: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %early = arith.cmpi ult, %t, %c8 : index
+      scf.if %early {
+        %v = llvm.load %p : !llvm.ptr -> i32
+        respec.barrier(%t)
+        llvm.store %v, %p : i32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// A loop whose trip count is the same for all threads stays a loop; its
+// carried value is demoted to thread-private memory so that barrier
+// lowering can split the body. With hoist-uniform=false it is masked like a
+// divergent loop.
+// CHECK-LABEL: func.func @uniform_loop(
+// CHECK-COUNT-2: llvm.alloca %{{.*}} x i32
+// CHECK: scf.while : () -> () {
+// CHECK-NOT: respec.reduce_barrier
+// CHECK: scf.condition
+// ALL-LABEL: func.func @uniform_loop(
+// ALL: scf.while : () -> () {
+// ALL: respec.reduce_barrier "or"
+func.func @uniform_loop(%n: index, %p: !llvm.ptr, %k: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %z = llvm.mlir.constant(0 : i32) : i32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %r = scf.while (%i = %z) : (i32) -> i32 {
+        respec.barrier(%t)
+        %next = llvm.add %i, %one : i32
+        %go = llvm.icmp "slt" %next, %k : i32
+        scf.condition(%go) %next : i32
+      } do {
+      ^bb0(%j: i32):
+        scf.yield %j : i32
+      }
+      llvm.store %r, %p : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// A loop whose exit depends on memory (possibly different per thread) runs
+// while any thread still iterates: the thread's active flag guards the body
+// and the exit is the OR of the flags over the block.
+// CHECK-LABEL: func.func @divergent_loop(
+// CHECK: %[[ACTIVE:.*]] = llvm.alloca %{{.*}} x i1
+// CHECK: llvm.store %true, %[[ACTIVE]]
+// CHECK: scf.while : () -> () {
+// CHECK-NEXT: %[[A:.*]] = llvm.load %[[ACTIVE]] : !llvm.ptr -> i1
+// CHECK-NEXT: scf.if %[[A]] -> (i32) {
+// CHECK: respec.barrier
+// CHECK: %[[GO:.*]] = scf.if %[[A]] -> (i1) {
+// CHECK: %[[STILL:.*]] = arith.select %[[A]], %[[GO]], %false
+// CHECK-NEXT: llvm.store %[[STILL]], %[[ACTIVE]]
+// CHECK-NEXT: %[[ANY:.*]] = respec.reduce_barrier "or" %[[STILL]]
+// CHECK-NEXT: %[[ANYBIT:.*]] = arith.trunci %[[ANY]]
+// CHECK-NEXT: scf.condition(%[[ANYBIT]])
+func.func @divergent_loop(%n: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      scf.while : () -> () {
+        %v = llvm.load %p : !llvm.ptr -> i32
+        respec.barrier(%t)
+        %z = llvm.mlir.constant(0 : i32) : i32
+        %go = llvm.icmp "ne" %v, %z : i32
+        scf.condition(%go)
+      } do {
+        scf.yield
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
