@@ -101,10 +101,6 @@ void prepareMLIRContext(MLIRContext &context) {
   // Users see their source line, not respec's IR.
   context.printOpOnDiagnostic(false);
   context.getDiagEngine().registerHandler([](Diagnostic &diag) {
-    // Warnings of the LLVM IR importer (unknown data-layout tokens, module
-    // flags) concern clang's output, not the user's program.
-    if (diag.getSeverity() == DiagnosticSeverity::Warning)
-      return success();
     printDiagnostic(diag);
     return success();
   });
@@ -112,6 +108,11 @@ void prepareMLIRContext(MLIRContext &context) {
 
 OwningOpRef<ModuleOp> importDeviceModule(std::unique_ptr<llvm::Module> device,
                                          MLIRContext &context) {
+  // Warnings of the LLVM IR importer (unknown data-layout tokens, module
+  // flags) concern clang's output, not the user's program.
+  ScopedDiagnosticHandler dropImporterWarnings(&context, [](Diagnostic &diag) {
+    return success(diag.getSeverity() == DiagnosticSeverity::Warning);
+  });
   return translateLLVMIRToModule(std::move(device), &context,
                                  /*emitExpensiveWarnings=*/false);
 }

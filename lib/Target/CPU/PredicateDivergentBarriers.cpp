@@ -487,6 +487,51 @@ static SmallVector<Operation *> collectBarrierRegions(scf::ParallelOp loop) {
   return ops;
 }
 
+/// True if `value` is computed from the thread's id by ops without memory
+/// effects: then threads of one block may disagree on it for certain (unless
+/// the block has one thread), not merely because they read memory.
+static bool dependsOnThreadId(Value value, scf::ParallelOp loop,
+                              llvm::DenseSet<Value> &visited) {
+  if (!visited.insert(value).second)
+    return false;
+  if (llvm::is_contained(loop.getInductionVars(), value))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || !loop->isAncestor(def) || def->getNumRegions() ||
+      !isMemoryEffectFree(def))
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return dependsOnThreadId(operand, loop, visited);
+  });
+}
+
+/// The value deciding which regions of `op` run, if it has one operand.
+static Value getControlValue(Operation *op) {
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return ifOp.getCondition();
+  if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op))
+    return switchOp.getArg();
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    return whileOp.getConditionOp().getCondition();
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return forOp.getUpperBound();
+  return nullptr;
+}
+
+/// Warns about a barrier under control flow that depends on the thread id:
+/// undefined behaviour in CUDA, which respec gives a defined meaning.
+static void warnDivergentBarrier(Operation *op, scf::ParallelOp loop) {
+  Value control = getControlValue(op);
+  llvm::DenseSet<Value> visited;
+  if (!control || !dependsOnThreadId(control, loop, visited))
+    return;
+  op->emitWarning(
+      "__syncthreads under control flow that depends on threadIdx: not all "
+      "threads of the block reach it (undefined behaviour in CUDA); respec "
+      "synchronizes the threads that do, as NVIDIA GPUs since Volta do when "
+      "the others have exited");
+}
+
 static LogicalResult predicateThreadLoop(scf::ParallelOp loop,
                                          bool hoistUniform) {
   if (!containsBarrier(loop))
@@ -496,8 +541,14 @@ static LogicalResult predicateThreadLoop(scf::ParallelOp loop,
   SmallVector<Operation *> regionOps = collectBarrierRegions(loop);
   {
     ThreadUniformity uniformity(loop);
-    for (Operation *op : regionOps)
-      if (!hoistUniform || !uniformity.hasUniformControl(op))
+    for (Operation *op : regionOps) {
+      if (uniformity.hasUniformControl(op))
+        continue;
+      warnDivergentBarrier(op, loop);
+      op->setAttr(kDivergentAttr, UnitAttr::get(op->getContext()));
+    }
+    if (!hoistUniform)
+      for (Operation *op : regionOps)
         op->setAttr(kDivergentAttr, UnitAttr::get(op->getContext()));
   }
   SlotFactory factory(loop);
