@@ -295,6 +295,9 @@ Options:
   --target=cpu            Target (only cpu in this version)
   --emit=llvm|mlir|parallel-ir
                           Stop after a stage and write the device code
+  --disable-opt=<a,b,...> Turn optional optimizations off (for differential
+                          testing): barrier-uniform-control, barrier-min-cut,
+                          all
   --keep                  Keep intermediate files next to the output
   -v                      Print the commands respec runs
   --version, --help
