@@ -23,6 +23,15 @@ bool mlir::respec::isThreadLoop(scf::ParallelOp loop) {
   return hasParallelLevel(loop, kBlockLevel);
 }
 
+SmallVector<scf::ParallelOp> mlir::respec::collectThreadLoops(Operation *root) {
+  SmallVector<scf::ParallelOp> loops;
+  root->walk([&](scf::ParallelOp loop) {
+    if (isThreadLoop(loop))
+      loops.push_back(loop);
+  });
+  return loops;
+}
+
 LogicalResult mlir::respec::verifyNormalizedThreadLoop(scf::ParallelOp loop) {
   for (auto [lower, step] : llvm::zip(loop.getLowerBound(), loop.getStep())) {
     std::optional<int64_t> lowerValue = getConstantIntValue(lower);

@@ -29,6 +29,10 @@ inline constexpr llvm::StringLiteral kScratchResetFunction =
 /// True for the scf.parallel over the threads of a block.
 bool isThreadLoop(scf::ParallelOp loop);
 
+/// The thread loops nested in `root`, inner ones first (a walk's order), so
+/// that callers may rewrite each without invalidating the rest.
+SmallVector<scf::ParallelOp> collectThreadLoops(Operation *root);
+
 /// Fails with a diagnostic unless `loop` starts at 0 with step 1 in every
 /// dimension, as the loops built by raising do.
 LogicalResult verifyNormalizedThreadLoop(scf::ParallelOp loop);

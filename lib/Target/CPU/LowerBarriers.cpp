@@ -89,16 +89,6 @@ static void replaceUsesInside(Operation *scope, ValueRange from,
     });
 }
 
-/// Erases `loop` if running it has no effect: after a split, the reloads
-/// left in front of a barrier only fed code after it, but spills to later
-/// loops must stay.
-static void eraseIfSideEffectFree(scf::ParallelOp loop) {
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (!isMemoryEffectFree(&op) && !isSpillLoad(&op))
-      return;
-  loop.erase();
-}
-
 namespace {
 class BarrierLowering {
 public:
@@ -119,6 +109,8 @@ private:
   scf::ParallelOp wrapBlockInThreadLoop(Block &block, scf::ParallelOp loop,
                                         ArrayRef<Operation *> prefix);
   bool onlyMaterializedBefore(Operation *op);
+  void eraseLoop(scf::ParallelOp loop);
+  void eraseIfSideEffectFree(scf::ParallelOp loop);
 
   bool minimizeCrossing;
   /// Ops that recompute or reload crossing values at the start of a loop:
@@ -126,6 +118,23 @@ private:
   llvm::DenseSet<Operation *> materialized;
 };
 } // namespace
+
+/// Erases `loop`, forgetting its ops first: their memory may be reused for
+/// new ops, which must not be taken for materialized ones.
+void BarrierLowering::eraseLoop(scf::ParallelOp loop) {
+  loop->walk([&](Operation *op) { materialized.erase(op); });
+  loop.erase();
+}
+
+/// Erases `loop` if running it has no effect: after a split, the reloads
+/// and recomputations left in a loop only fed code after it, but spills to
+/// later loops must stay.
+void BarrierLowering::eraseIfSideEffectFree(scf::ParallelOp loop) {
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (!isMemoryEffectFree(&op) && !isSpillLoad(&op))
+      return;
+  eraseLoop(loop);
+}
 
 bool BarrierLowering::onlyMaterializedBefore(Operation *op) {
   for (Operation &before : *op->getBlock()) {
@@ -149,6 +158,7 @@ LogicalResult BarrierLowering::lowerThreadLoop(scf::ParallelOp root) {
         FailureOr<scf::ParallelOp> rest = splitBefore(loop, barrierOp);
         if (failed(rest))
           return failure();
+        eraseIfSideEffectFree(loop);
         loop = *rest;
       }
       scf::ParallelOp next;
@@ -427,7 +437,7 @@ BarrierLowering::interchange(scf::ParallelOp loop, Operation *regionOp,
         if (!loop->isAncestor(user))
           return user->emitError(
               "internal error: a value crosses a barrier unlowered");
-  loop.erase();
+  eraseLoop(loop);
   return success();
 }
 
@@ -436,16 +446,14 @@ struct LowerBarriersPass
     : public respec::impl::LowerBarriersPassBase<LowerBarriersPass> {
   using Base::Base;
   void runOnOperation() override {
-    SmallVector<scf::ParallelOp> loops;
-    getOperation().walk([&](scf::ParallelOp loop) {
-      if (isThreadLoop(loop) && containsBarrier(loop))
-        loops.push_back(loop);
-    });
     BarrierLowering lowering(minimizeCrossing);
-    for (scf::ParallelOp loop : loops)
+    for (scf::ParallelOp loop : collectThreadLoops(getOperation())) {
+      if (!containsBarrier(loop))
+        continue;
       if (failed(verifyNormalizedThreadLoop(loop)) ||
           failed(lowering.lowerThreadLoop(loop)))
         return signalPassFailure();
+    }
   }
 };
 } // namespace

@@ -569,12 +569,7 @@ struct PredicateDivergentBarriersPass
           PredicateDivergentBarriersPass> {
   using Base::Base;
   void runOnOperation() override {
-    SmallVector<scf::ParallelOp> loops;
-    getOperation().walk([&](scf::ParallelOp loop) {
-      if (isThreadLoop(loop))
-        loops.push_back(loop);
-    });
-    for (scf::ParallelOp loop : loops)
+    for (scf::ParallelOp loop : collectThreadLoops(getOperation()))
       if (failed(predicateThreadLoop(loop, hoistUniform)))
         return signalPassFailure();
   }

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "respec/Transforms/Attributes.h"
 #include "respec/Transforms/Passes.h"
+#include "respec/Transforms/ThreadLoopUtils.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -21,11 +21,6 @@ namespace mlir::respec {
 
 using namespace mlir;
 using namespace mlir::respec;
-
-static bool isThreadLoop(scf::ParallelOp loop) {
-  auto level = loop->getAttrOfType<StringAttr>(kParallelLevelAttr);
-  return level && level.getValue() == kBlockLevel;
-}
 
 /// Replaces `loop` by a nest of scf.for, its first dimension outermost.
 /// Fails (leaving the loop alone) when the loop has reductions.
@@ -57,12 +52,7 @@ namespace {
 struct SerializeThreadLoopsPass
     : public respec::impl::SerializeThreadLoopsPassBase<SerializeThreadLoopsPass> {
   void runOnOperation() override {
-    SmallVector<scf::ParallelOp> loops;
-    getOperation().walk([&](scf::ParallelOp loop) {
-      if (isThreadLoop(loop))
-        loops.push_back(loop);
-    });
-    for (scf::ParallelOp loop : loops)
+    for (scf::ParallelOp loop : collectThreadLoops(getOperation()))
       if (failed(serializeParallelLoop(loop)))
         return signalPassFailure();
   }
