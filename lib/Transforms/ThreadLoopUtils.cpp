@@ -110,8 +110,7 @@ static void ensureScratchReset(Operation *anchor, ModuleOp module) {
 
 Value mlir::respec::allocateBlockArray(scf::ParallelOp loop, Type elementType,
                                        int64_t elementsPerThread,
-                                       ArrayRef<StringRef> markers,
-                                       uint64_t minAlignment) {
+                                       ArrayRef<StringRef> markers) {
   Operation *anchor = getBlockScopeAnchor(loop);
   auto module = loop->getParentOfType<ModuleOp>();
   DataLayout layout = DataLayout::closest(loop);
@@ -134,8 +133,6 @@ Value mlir::respec::allocateBlockArray(scf::ParallelOp loop, Type elementType,
   LLVM::LLVMFuncOp scratch = getOrDeclareRuntimeFunction(
       module, kScratchFunction,
       LLVM::LLVMFunctionType::get(ptrType, {builder.getI64Type()}));
-  // The runtime aligns every allocation to 64 bytes; no CUDA type needs more.
-  (void)minAlignment;
   auto call = LLVM::CallOp::create(builder, loc, scratch, ValueRange{bytes});
   for (StringRef marker : markers)
     call->setAttr(marker, builder.getUnitAttr());

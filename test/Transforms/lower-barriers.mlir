@@ -171,3 +171,41 @@ func.func @interchange_while(%n: index, %p: !llvm.ptr) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// Interchange with scf.index_switch: the case value is uniform; each case
+// holds its own thread loops.
+// CHECK-LABEL: func.func @interchange_switch(
+// CHECK-SAME: %[[K:[^:]*]]: index)
+// CHECK: scf.index_switch %[[K]]
+// CHECK-NEXT: case 1 {
+// CHECK-NEXT: scf.parallel
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NEXT: scf.parallel
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK: default {
+// CHECK-NEXT: scf.parallel
+// CHECK: llvm.store
+// CHECK: } {respec.parallel_level = "block"}
+func.func @interchange_switch(%n: index, %p: !llvm.ptr, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      scf.index_switch %k
+      case 1 {
+        %v = llvm.load %p : !llvm.ptr -> i32
+        respec.barrier(%t)
+        llvm.store %v, %p : i32, !llvm.ptr
+        scf.yield
+      }
+      default {
+        %z = llvm.mlir.constant(0 : i32) : i32
+        llvm.store %z, %p : i32, !llvm.ptr
+        scf.yield
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

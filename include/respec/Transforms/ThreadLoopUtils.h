@@ -47,14 +47,14 @@ Value buildLinearThreadId(OpBuilder &builder, Location loc,
 
 /// Allocates, once per block, `elementsPerThread` elements of `elementType`
 /// for every thread of `loop`, before the outermost op that encloses `loop`
-/// inside the block (so never inside a serial loop). The base is aligned for
-/// `elementType` and to at least `minAlignment` bytes (at most 64). The
-/// storage comes from the runtime's per-block scratch arena, not the stack:
-/// a block's arrays can take megabytes. Returns the base pointer.
+/// inside the block (so never inside a serial loop). The storage comes from
+/// the runtime's per-block scratch arena, not the stack (a block's arrays
+/// can take megabytes), and is 64-byte aligned, enough for any CUDA type.
+/// `markers` are unit attributes set on the allocating op. Returns the base
+/// pointer.
 Value allocateBlockArray(scf::ParallelOp loop, Type elementType,
                          int64_t elementsPerThread,
-                         ArrayRef<StringRef> markers = {},
-                         uint64_t minAlignment = 16);
+                         ArrayRef<StringRef> markers = {});
 
 /// Address of element `index` (index-typed) of an array of `elementType`.
 Value buildElementAddress(OpBuilder &builder, Location loc, Value base,

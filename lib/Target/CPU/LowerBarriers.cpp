@@ -238,6 +238,13 @@ static LogicalResult hoistAlloca(LLVM::AllocaOp alloca, scf::ParallelOp loop) {
   uint64_t align = std::max<uint64_t>(
       {alloca.getAlignment().value_or(1),
        layout.getTypeABIAlignment(alloca.getElemType()), 1});
+  // Block arrays are 64-byte aligned (ThreadLoopUtils.h); each thread's
+  // slice keeps the local variable's alignment up to that.
+  if (align > 64)
+    return alloca.emitError("a local variable aligned to ")
+           << align
+           << " bytes is live across __syncthreads; respec keeps such "
+              "variables per thread only up to 64-byte alignment";
   uint64_t bytes = llvm::alignTo(
       layout.getTypeSize(alloca.getElemType()).getFixedValue() *
           count.getZExtValue(),
@@ -249,7 +256,7 @@ static LogicalResult hoistAlloca(LLVM::AllocaOp alloca, scf::ParallelOp loop) {
   OpBuilder builder(alloca);
   Type i8 = builder.getI8Type();
   Value base = allocateBlockArray(loop, i8, std::max<uint64_t>(bytes, 1),
-                                  {kThreadPrivateAttr}, align);
+                                  {kThreadPrivateAttr});
   Location loc = alloca.getLoc();
   Value tid = buildLinearThreadId(builder, loc, loop, loop.getInductionVars());
   Value offset = arith::MulIOp::create(
