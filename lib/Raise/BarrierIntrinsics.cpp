@@ -23,3 +23,38 @@ mlir::respec::getBarrierIntrinsicKind(llvm::StringRef name) {
     return BarrierIntrinsicKind::Sync;
   return BarrierIntrinsicKind::Unsupported;
 }
+
+std::optional<WarpIntrinsicKind>
+mlir::respec::getWarpIntrinsicKind(llvm::StringRef name) {
+  if (!name.consume_front("llvm.nvvm."))
+    return std::nullopt;
+  // The ".p" shuffles also return whether the source lane was valid.
+  if (name.consume_front("shfl.sync.")) {
+    if (name.ends_with("p"))
+      return std::nullopt;
+    if (name.starts_with("idx."))
+      return WarpIntrinsicKind::ShuffleIdx;
+    if (name.starts_with("up."))
+      return WarpIntrinsicKind::ShuffleUp;
+    if (name.starts_with("down."))
+      return WarpIntrinsicKind::ShuffleDown;
+    if (name.starts_with("bfly."))
+      return WarpIntrinsicKind::ShuffleXor;
+    return std::nullopt;
+  }
+  if (name == "vote.ballot.sync")
+    return WarpIntrinsicKind::Ballot;
+  if (name == "vote.any.sync")
+    return WarpIntrinsicKind::Any;
+  if (name == "vote.all.sync")
+    return WarpIntrinsicKind::All;
+  if (name == "vote.uni.sync")
+    return WarpIntrinsicKind::Uniform;
+  if (name == "match.any.sync.i32" || name == "match.any.sync.i64")
+    return WarpIntrinsicKind::MatchAny;
+  if (name.starts_with("redux.sync."))
+    return WarpIntrinsicKind::Reduce;
+  if (name == "bar.warp.sync")
+    return WarpIntrinsicKind::SyncWarp;
+  return std::nullopt;
+}

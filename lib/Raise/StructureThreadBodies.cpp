@@ -6,7 +6,8 @@
 // scf.while), with `__syncthreads` as `respec.barrier` ops that name the
 // thread loop they synchronize (../shared/DESIGN.md, "The parallel IR").
 //
-// For every kernel that uses a block barrier this pass
+// For every kernel that uses a block barrier (or a warp primitive, which the
+// CPU back end implements with barriers) this pass
 //   1. inlines the per-thread function into its thread loop, inside an
 //      scf.execute_region (a region may hold a CFG),
 //   2. lifts the CFG to structured control flow with MLIR's CFG-to-SCF
@@ -102,10 +103,13 @@ private:
 };
 } // namespace
 
-static bool usesBarrier(LLVM::LLVMFuncOp func) {
+/// Barriers and the warp primitives the CPU back end implements with them
+/// need the body inside the thread loop.
+static bool usesBlockOrWarpSync(LLVM::LLVMFuncOp func) {
   return func
       .walk([](LLVM::CallIntrinsicOp call) {
-        return getBarrierIntrinsicKind(call.getIntrin())
+        return getBarrierIntrinsicKind(call.getIntrin()) ||
+                       getWarpIntrinsicKind(call.getIntrin())
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })
@@ -220,7 +224,7 @@ static LogicalResult structureKernel(LLVM::LLVMFuncOp launch,
   if (!call || !call.getCallee())
     return success();
   auto threadFn = symbols.lookup<LLVM::LLVMFuncOp>(*call.getCallee());
-  if (!threadFn || threadFn.isExternal() || !usesBarrier(threadFn))
+  if (!threadFn || threadFn.isExternal() || !usesBlockOrWarpSync(threadFn))
     return success();
   std::string kernelName = llvm::demangle(
       launch->getAttrOfType<StringAttr>(kKernelNameAttr).getValue().str());

@@ -139,12 +139,26 @@ llvm.func ptx_kernelcc @_Z15partial_barrierPf(%x: !llvm.ptr<1>) {
 
 // -----
 
-// A warp shuffle is rejected the same way.
-// ERR: shuffle.cu:9:13: error: kernel 'shuffle(int*)' uses a warp-level primitive (__shfl_down_sync); the CPU back end does not support warp primitives yet
+// A warp shuffle compiles (an exchange between two barriers); a warp
+// primitive the CPU back end lacks is rejected at the user's line.
+// CHECK-LABEL: llvm.func @__respec_launch._Z7shufflePi(
+// CHECK: omp.loop_nest
+// CHECK: llvm.call @__respec_block_scratch(
+// CHECK: omp.yield
+// ERR: shuffle.cu:10:13: error: kernel 'activemask(int*)' uses a warp-level primitive (__activemask); the CPU back end does not support warp primitives yet
 llvm.func ptx_kernelcc @_Z7shufflePi(%x: !llvm.ptr<1>) {
   %t = nvvm.read.ptx.sreg.tid.x : i32
   %m = llvm.mlir.constant(-1 : i32) : i32
-  %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.down.i32"(%m, %t, %t, %t) : (i32, i32, i32, i32) -> i32 loc("shuffle.cu":9:13)
+  %c = llvm.mlir.constant(31 : i32) : i32
+  %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.down.i32"(%m, %t, %t, %c) : (i32, i32, i32, i32) -> i32 loc("shuffle.cu":9:13)
   llvm.store %s, %x : i32, !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
+llvm.func ptx_kernelcc @_Z10activemaskPi(%x: !llvm.ptr<1>) {
+  %m = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32 loc("shuffle.cu":10:13)
+  llvm.store %m, %x : i32, !llvm.ptr<1>
   llvm.return
 }

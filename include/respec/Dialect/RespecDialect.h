@@ -22,6 +22,10 @@ namespace mlir::respec {
 inline constexpr llvm::StringLiteral kThreadPrivateAttr =
     "respec.thread_private";
 
+/// On respec.barrier: made for a warp-level primitive (its synchronization
+/// stands for the warp's, not a __syncthreads of the user's).
+inline constexpr llvm::StringLiteral kWarpSyncAttr = "respec.warp_sync";
+
 /// True for respec.barrier and respec.reduce_barrier.
 bool isBarrierLike(Operation *op);
 

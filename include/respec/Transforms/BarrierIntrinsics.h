@@ -1,8 +1,8 @@
 //===- BarrierIntrinsics.h - NVVM block barrier intrinsics ------*- C++ -*-===//
 //
 // The NVVM intrinsics clang emits for __syncthreads and its reducing forms,
-// shared by the pass that raises them to respec ops and the CPU back end's
-// diagnostics for barriers it cannot lower.
+// and for warp-level primitives, shared by the passes that raise and lower
+// them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,25 @@ enum class BarrierIntrinsicKind {
 /// Classifies an `llvm.nvvm.*` intrinsic name; nullopt if it is not a block
 /// barrier.
 std::optional<BarrierIntrinsicKind> getBarrierIntrinsicKind(llvm::StringRef name);
+
+/// Warp-level NVVM intrinsics the CPU back end implements.
+enum class WarpIntrinsicKind {
+  ShuffleIdx,  ///< __shfl_sync
+  ShuffleUp,   ///< __shfl_up_sync
+  ShuffleDown, ///< __shfl_down_sync
+  ShuffleXor,  ///< __shfl_xor_sync
+  Ballot,      ///< __ballot_sync
+  Any,         ///< __any_sync
+  All,         ///< __all_sync
+  Uniform,     ///< __uni_sync
+  MatchAny,    ///< __match_any_sync
+  Reduce,      ///< __reduce_{add,min,max,and,or,xor}_sync
+  SyncWarp,    ///< __syncwarp
+};
+
+/// Classifies an `llvm.nvvm.*` intrinsic name; nullopt if it is not a warp
+/// primitive the CPU back end implements (those are diagnosed later).
+std::optional<WarpIntrinsicKind> getWarpIntrinsicKind(llvm::StringRef name);
 
 } // namespace mlir::respec
 

@@ -109,6 +109,20 @@ def PredicateDivergentBarriersPass
                            "arith::ArithDialect", "respec::RespecDialect"];
 }
 
+def ExpandWarpIntrinsicsPass
+    : Pass<"respec-expand-warp-intrinsics", "ModuleOp"> {
+  let summary = "Implement warp primitives with barriers and shared slots";
+  let description = [{
+    Replaces the warp-level NVVM intrinsics in thread loops (shuffles with
+    any width, ballot/any/all/uni votes, match_any, __reduce_*_sync,
+    __syncwarp) by an exchange through a block-scope array between two
+    `respec.barrier`s (marked `respec.warp_sync`), with PTX's results for
+    every lane, including partial warps. Correct, not yet SIMD-fast.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
+                           "arith::ArithDialect", "respec::RespecDialect"];
+}
+
 def ExpandReduceBarriersPass
     : Pass<"respec-expand-reduce-barriers", "ModuleOp"> {
   let summary = "Lower __syncthreads_count/_and/_or to barriers and a reduction";

@@ -117,6 +117,9 @@ static std::string userFunctionName(Operation *op) {
   StringRef name = func.getSymName();
   if (auto kernel = func->getAttrOfType<StringAttr>(kThreadFunctionOfAttr))
     name = kernel.getValue();
+  // Kernels with barriers are inlined into their launch function.
+  if (auto kernel = func->getAttrOfType<StringAttr>(kKernelNameAttr))
+    name = kernel.getValue();
   return llvm::demangle(name.str());
 }
 

@@ -15,6 +15,9 @@ void respec::buildRaisePipeline(OpPassManager &pm) {
 
 void respec::buildCPULoweringPipeline(OpPassManager &pm,
                                       const CPUPipelineOptions &options) {
+  // Warp primitives become barriers and exchanges through memory; the
+  // remaining NVVM intrinsics map to CPU code (or are rejected).
+  pm.addPass(createExpandWarpIntrinsicsPass());
   pm.addPass(createLowerDeviceIntrinsicsToCPUPass());
   // Barriers: uniform control first, then reducing barriers become plain
   // ones, then fission and interchange remove them all.

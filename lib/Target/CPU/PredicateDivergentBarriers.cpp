@@ -521,6 +521,17 @@ static Value getControlValue(Operation *op) {
 /// Warns about a barrier under control flow that depends on the thread id:
 /// undefined behaviour in CUDA, which respec gives a defined meaning.
 static void warnDivergentBarrier(Operation *op, scf::ParallelOp loop) {
+  // Warp primitives in divergent code are fine (a warp-level mask, not the
+  // block, says who takes part).
+  bool hasUserBarrier = op->walk([](Operation *nested) {
+                              return isBarrierLike(nested) &&
+                                             !nested->hasAttr(kWarpSyncAttr)
+                                         ? WalkResult::interrupt()
+                                         : WalkResult::advance();
+                            })
+                            .wasInterrupted();
+  if (!hasUserBarrier)
+    return;
   Value control = getControlValue(op);
   llvm::DenseSet<Value> visited;
   if (!control || !dependsOnThreadId(control, loop, visited))

@@ -1,0 +1,297 @@
+//===- ExpandWarpIntrinsics.cpp - Warp primitives through shared slots ----===//
+//
+// The CPU runs the threads of a block one after the other between barriers,
+// so a warp primitive is an exchange through memory between two barriers:
+//
+//   slots[tid] = value;  barrier;
+//   result = f(slots[warp's lanes]);  barrier;
+//
+// The first barrier makes every lane's value visible, the second keeps the
+// next write of the same slots (a later primitive, or this one in a loop)
+// from overtaking a lane that has not read yet. A block barrier is stronger
+// than the warp-level synchronization CUDA asks for, which is always
+// correct; under divergent control the barriers are predicated like any
+// other (PredicateDivergentBarriers.cpp). Results follow PTX's definitions
+// (shfl.sync's b/c operands encode the lane and the segment width, so
+// `width` < 32 needs no special case). This is correct but not fast: the
+// SIMT-on-SIMD lowering of warps is future work.
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Dialect/RespecDialect.h"
+#include "respec/Transforms/BarrierIntrinsics.h"
+#include "respec/Transforms/Passes.h"
+#include "respec/Transforms/ThreadLoopUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::respec {
+#define GEN_PASS_DEF_EXPANDWARPINTRINSICSPASS
+#include "respec/Transforms/Passes.h.inc"
+} // namespace mlir::respec
+
+using namespace mlir;
+using namespace mlir::respec;
+
+namespace {
+/// Where the calling thread sits in its warp, and the slots of one
+/// primitive.
+struct WarpExchange {
+  scf::ParallelOp loop;
+  Value slots;    ///< one element per thread of the block
+  Type slotType;  ///< element type of `slots`
+  Value tid;      ///< linear thread id (index)
+  Value lane;     ///< tid % 32 (index)
+  Value warpBase; ///< tid - lane (index)
+  Value count;    ///< threads in the block (index)
+
+  /// The address of lane `laneInWarp` (index, 0..31) of this warp, or of
+  /// the calling thread if that lane is past the end of the block (a
+  /// partial last warp).
+  Value laneAddress(OpBuilder &b, Location loc, Value laneInWarp) const {
+    Value thread = arith::AddIOp::create(b, loc, warpBase, laneInWarp);
+    Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         thread, count);
+    thread = arith::SelectOp::create(b, loc, exists, thread, tid);
+    return buildElementAddress(b, loc, slots, slotType, thread);
+  }
+};
+} // namespace
+
+static Value constI32(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+
+/// shfl.sync as PTX defines it: c[12:8] masks the lane bits that select the
+/// segment, c[4:0] is the highest lane of the segment (or the lowest, for
+/// up); an out-of-range source lane yields the thread's own value.
+static Value computeShuffle(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
+                            const WarpExchange &warp, Value laneOperand,
+                            Value clampOperand, Type resultType) {
+  Value lane = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), warp.lane);
+  Value c31 = constI32(b, loc, 31);
+  Value segmask = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, clampOperand, constI32(b, loc, 8)),
+      c31);
+  Value notSegmask =
+      arith::XOrIOp::create(b, loc, segmask, constI32(b, loc, -1));
+  Value minLane = arith::AndIOp::create(b, loc, lane, segmask);
+  Value maxLane = arith::OrIOp::create(
+      b, loc, minLane,
+      arith::AndIOp::create(
+          b, loc, arith::AndIOp::create(b, loc, clampOperand, c31),
+          notSegmask));
+  Value source, valid;
+  switch (kind) {
+  case WarpIntrinsicKind::ShuffleIdx:
+    source = arith::OrIOp::create(
+        b, loc, minLane,
+        arith::AndIOp::create(
+            b, loc, arith::AndIOp::create(b, loc, laneOperand, c31),
+            notSegmask));
+    valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, source,
+                                  maxLane);
+    break;
+  case WarpIntrinsicKind::ShuffleUp:
+    source = arith::SubIOp::create(b, loc, lane, laneOperand);
+    valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, source,
+                                  maxLane);
+    break;
+  case WarpIntrinsicKind::ShuffleDown:
+    source = arith::AddIOp::create(b, loc, lane, laneOperand);
+    valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, source,
+                                  maxLane);
+    break;
+  default:
+    source = arith::XOrIOp::create(b, loc, lane, laneOperand);
+    valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, source,
+                                  maxLane);
+    break;
+  }
+  source = arith::SelectOp::create(b, loc, valid, source, lane);
+  Value sourceIndex =
+      arith::IndexCastUIOp::create(b, loc, b.getIndexType(), source);
+  return loadValue(b, loc, resultType, warp.laneAddress(b, loc, sourceIndex));
+}
+
+/// The neutral element and combination of __reduce_<op>_sync.
+static Value reduceIdentity(OpBuilder &b, Location loc, StringRef op) {
+  if (op == "min")
+    return constI32(b, loc, INT32_MAX);
+  if (op == "max")
+    return constI32(b, loc, INT32_MIN);
+  if (op == "umin" || op == "and")
+    return constI32(b, loc, -1);
+  return constI32(b, loc, 0);
+}
+
+static Value reduceCombine(OpBuilder &b, Location loc, StringRef op, Value acc,
+                           Value value) {
+  if (op == "add")
+    return arith::AddIOp::create(b, loc, acc, value);
+  if (op == "min")
+    return arith::MinSIOp::create(b, loc, acc, value);
+  if (op == "max")
+    return arith::MaxSIOp::create(b, loc, acc, value);
+  if (op == "umin")
+    return arith::MinUIOp::create(b, loc, acc, value);
+  if (op == "umax")
+    return arith::MaxUIOp::create(b, loc, acc, value);
+  if (op == "and")
+    return arith::AndIOp::create(b, loc, acc, value);
+  if (op == "or")
+    return arith::OrIOp::create(b, loc, acc, value);
+  return arith::XOrIOp::create(b, loc, acc, value);
+}
+
+/// Votes, match and reductions: one pass over the 32 lanes of the warp.
+/// Lanes take part if they are in `mask` and exist (a partial last warp).
+/// Returns {combined value, mask of participating lanes}.
+static std::pair<Value, Value>
+combineLanes(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
+             StringRef reduceOp, const WarpExchange &warp, Value mask,
+             Value ownValue) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value lanes = arith::ConstantIndexOp::create(b, loc, 32);
+  Value init = kind == WarpIntrinsicKind::Reduce
+                   ? reduceIdentity(b, loc, reduceOp)
+                   : constI32(b, loc, 0);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, lanes, one, ValueRange{init, constI32(b, loc, 0)},
+      [&](OpBuilder &lb, Location l, Value laneIndex, ValueRange acc) {
+        Value laneI32 =
+            arith::IndexCastUIOp::create(lb, l, lb.getI32Type(), laneIndex);
+        Value bit = arith::ShLIOp::create(lb, l, constI32(lb, l, 1), laneI32);
+        Value inMask = arith::CmpIOp::create(
+            lb, l, arith::CmpIPredicate::ne,
+            arith::AndIOp::create(lb, l, mask, bit), constI32(lb, l, 0));
+        Value thread = arith::AddIOp::create(lb, l, warp.warpBase, laneIndex);
+        Value exists = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
+                                             thread, warp.count);
+        Value takesPart = arith::AndIOp::create(lb, l, inMask, exists);
+        Value value = loadValue(lb, l, ownValue.getType(),
+                                warp.laneAddress(lb, l, laneIndex));
+        Value participants = arith::SelectOp::create(
+            lb, l, takesPart, arith::OrIOp::create(lb, l, acc[1], bit),
+            acc[1]);
+        Value next;
+        if (kind == WarpIntrinsicKind::Reduce) {
+          next = arith::SelectOp::create(
+              lb, l, takesPart, reduceCombine(lb, l, reduceOp, acc[0], value),
+              acc[0]);
+        } else {
+          Value hit = kind == WarpIntrinsicKind::MatchAny
+                          ? arith::CmpIOp::create(lb, l,
+                                                  arith::CmpIPredicate::eq,
+                                                  value, ownValue)
+                                .getResult()
+                          : value;
+          Value counts = arith::AndIOp::create(lb, l, takesPart, hit);
+          next = arith::SelectOp::create(
+              lb, l, counts, arith::OrIOp::create(lb, l, acc[0], bit), acc[0]);
+        }
+        scf::YieldOp::create(lb, l, ValueRange{next, participants});
+      });
+  return {loop.getResult(0), loop.getResult(1)};
+}
+
+static BarrierOp createWarpBarrier(OpBuilder &b, Location loc,
+                                   scf::ParallelOp loop) {
+  auto barrier = BarrierOp::create(b, loc, loop.getInductionVars());
+  barrier->setAttr(kWarpSyncAttr, b.getUnitAttr());
+  return barrier;
+}
+
+static LogicalResult expandWarpIntrinsic(LLVM::CallIntrinsicOp call,
+                                         WarpIntrinsicKind kind,
+                                         scf::ParallelOp loop) {
+  if (failed(verifyNormalizedThreadLoop(loop)))
+    return failure();
+  OpBuilder b(call);
+  Location loc = call.getLoc();
+  if (kind == WarpIntrinsicKind::SyncWarp) {
+    createWarpBarrier(b, loc, loop);
+    call.erase();
+    return success();
+  }
+  ValueRange args = call.getArgs();
+  bool isReduce = kind == WarpIntrinsicKind::Reduce;
+  Value value = isReduce ? args[0] : args[1];
+  Value mask = isReduce ? args[1] : args[0];
+  Type slotType = getStorageType(value.getType());
+  if (!slotType)
+    return call.emitError("unsupported operand type for a warp primitive");
+
+  WarpExchange warp;
+  warp.loop = loop;
+  warp.slotType = slotType;
+  warp.slots = allocateBlockArray(loop, slotType, 1);
+  warp.tid = buildLinearThreadId(b, loc, loop, loop.getInductionVars());
+  warp.count = buildThreadCount(b, loc, loop);
+  warp.lane = arith::RemUIOp::create(
+      b, loc, warp.tid, arith::ConstantIndexOp::create(b, loc, 32));
+  warp.warpBase = arith::SubIOp::create(b, loc, warp.tid, warp.lane);
+
+  storeValue(b, loc, value,
+             buildElementAddress(b, loc, warp.slots, slotType, warp.tid));
+  createWarpBarrier(b, loc, loop);
+  Value result;
+  switch (kind) {
+  case WarpIntrinsicKind::ShuffleIdx:
+  case WarpIntrinsicKind::ShuffleUp:
+  case WarpIntrinsicKind::ShuffleDown:
+  case WarpIntrinsicKind::ShuffleXor:
+    result = computeShuffle(b, loc, kind, warp, args[2], args[3],
+                            value.getType());
+    break;
+  default: {
+    StringRef reduceOp = call.getIntrin().rsplit('.').second;
+    auto [combined, participants] =
+        combineLanes(b, loc, kind, reduceOp, warp, mask, value);
+    Value zero = constI32(b, loc, 0);
+    if (kind == WarpIntrinsicKind::Any)
+      result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                     combined, zero);
+    else if (kind == WarpIntrinsicKind::All)
+      result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     combined, participants);
+    else if (kind == WarpIntrinsicKind::Uniform)
+      result = arith::OrIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, combined,
+                                zero),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, combined,
+                                participants));
+    else
+      result = combined;
+    break;
+  }
+  }
+  createWarpBarrier(b, loc, loop);
+  call.getResult(0).replaceAllUsesWith(result);
+  call.erase();
+  return success();
+}
+
+namespace {
+struct ExpandWarpIntrinsicsPass
+    : public respec::impl::ExpandWarpIntrinsicsPassBase<
+          ExpandWarpIntrinsicsPass> {
+  void runOnOperation() override {
+    for (scf::ParallelOp loop : collectThreadLoops(getOperation())) {
+      SmallVector<std::pair<LLVM::CallIntrinsicOp, WarpIntrinsicKind>> calls;
+      loop.walk([&](LLVM::CallIntrinsicOp call) {
+        if (std::optional<WarpIntrinsicKind> kind =
+                getWarpIntrinsicKind(call.getIntrin()))
+          calls.push_back({call, *kind});
+      });
+      for (auto [call, kind] : calls)
+        if (failed(expandWarpIntrinsic(call, kind, loop)))
+          return signalPassFailure();
+    }
+  }
+};
+} // namespace
