@@ -24,6 +24,7 @@ config.substitutions.append(("%respec-opt", os.path.join(build, "bin", "respec-o
 config.substitutions.append(("%respec", os.path.join(build, "bin", "respec")))
 
 cuda = lit_config.params.get("cuda_path", "/usr/local/cuda")
+config.substitutions.append(("%cuda_path", cuda))
 if os.path.exists(os.path.join(cuda, "include", "cuda_runtime.h")):
     config.available_features.add("cuda-toolkit")
 if os.path.exists(os.path.join(cuda, "bin", "ptxas")):

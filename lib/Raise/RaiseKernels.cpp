@@ -232,11 +232,44 @@ static void prependParameters(LLVM::LLVMFuncOp func, ArrayRef<Type> types) {
   }
 }
 
+/// True for `asm("mov.u32 %0, %%laneid;")`, which CUDA headers (cooperative
+/// groups) use to read the lane id.
+static bool isLaneIdAsm(LLVM::InlineAsmOp asmOp) {
+  if (asmOp->getNumResults() != 1 ||
+      !asmOp->getResult(0).getType().isInteger(32))
+    return false;
+  StringRef text = asmOp.getAsmString().trim();
+  if (!text.consume_front("mov.u32"))
+    return false;
+  text = text.ltrim();
+  if (!text.consume_front("$0"))
+    return false;
+  text = text.ltrim();
+  if (!text.consume_front(","))
+    return false;
+  return text.trim().rtrim(';').trim() == "%laneid";
+}
+
+/// Replaces inline assembly that only reads a special register by the NVVM
+/// op for that register, which raising understands.
+static void raiseSpecialRegisterAsm(LLVM::LLVMFuncOp kernel) {
+  kernel.walk([](LLVM::InlineAsmOp asmOp) {
+    if (!isLaneIdAsm(asmOp))
+      return;
+    OpBuilder builder(asmOp);
+    Value lane = NVVM::LaneIdOp::create(builder, asmOp.getLoc(),
+                                        builder.getI32Type());
+    asmOp->getResult(0).replaceAllUsesWith(lane);
+    asmOp.erase();
+  });
+}
+
 /// Turns `kernel` into the per-thread function: geometry and the shared base
 /// become leading parameters, special-register reads and shared variables
 /// refer to them.
 static void makeThreadFunction(LLVM::LLVMFuncOp kernel,
                                const SharedMemoryLayout &layout) {
+  raiseSpecialRegisterAsm(kernel);
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
   Type i32 = IntegerType::get(ctx, 32);

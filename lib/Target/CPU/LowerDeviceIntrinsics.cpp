@@ -289,7 +289,14 @@ struct LowerDeviceIntrinsicsToCPUPass
           failedAny |= failed(lowerNVVMFeature(op, name, name));
         continue;
       }
-      if (isa<LLVM::InlineAsmOp>(op)) {
+      if (auto inlineAsm = dyn_cast<LLVM::InlineAsmOp>(op)) {
+        // Assembly without side effects whose result nobody uses does
+        // nothing (cooperative groups' headers compute a reserved shared
+        // memory pointer that way and may not use it).
+        if (!inlineAsm.getHasSideEffects() && inlineAsm->use_empty()) {
+          inlineAsm.erase();
+          continue;
+        }
         // PTX assembly (written by the user or by CUDA headers, e.g. for
         // textures) has no CPU meaning.
         op->emitError() << "kernel '" << userFunctionName(op)
