@@ -101,9 +101,31 @@ static std::optional<GeometryParam> geometryParamOf(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+/// True for `asm("mov.u32 %0, %%laneid;")`, which CUDA headers (cooperative
+/// groups) use to read the lane id.
+static bool isLaneIdAsm(Operation *op) {
+  auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op);
+  if (!asmOp)
+    return false;
+  if (asmOp->getNumResults() != 1 ||
+      !asmOp->getResult(0).getType().isInteger(32))
+    return false;
+  StringRef text = asmOp.getAsmString().trim();
+  if (!text.consume_front("mov.u32"))
+    return false;
+  text = text.ltrim();
+  if (!text.consume_front("$0"))
+    return false;
+  text = text.ltrim();
+  if (!text.consume_front(","))
+    return false;
+  return text.trim().rtrim(';').trim() == "%laneid";
+}
+
 /// Reads of the launch position that depend on which thread runs the code.
 static bool readsLaunchPosition(Operation *op) {
-  return geometryParamOf(op) || isa<NVVM::LaneIdOp, NVVM::WarpIdOp>(op);
+  return geometryParamOf(op) || isa<NVVM::LaneIdOp, NVVM::WarpIdOp>(op) ||
+         isLaneIdAsm(op);
 }
 
 /// Lays out the shared variables `kernel` refers to, in first-use order.
@@ -232,44 +254,11 @@ static void prependParameters(LLVM::LLVMFuncOp func, ArrayRef<Type> types) {
   }
 }
 
-/// True for `asm("mov.u32 %0, %%laneid;")`, which CUDA headers (cooperative
-/// groups) use to read the lane id.
-static bool isLaneIdAsm(LLVM::InlineAsmOp asmOp) {
-  if (asmOp->getNumResults() != 1 ||
-      !asmOp->getResult(0).getType().isInteger(32))
-    return false;
-  StringRef text = asmOp.getAsmString().trim();
-  if (!text.consume_front("mov.u32"))
-    return false;
-  text = text.ltrim();
-  if (!text.consume_front("$0"))
-    return false;
-  text = text.ltrim();
-  if (!text.consume_front(","))
-    return false;
-  return text.trim().rtrim(';').trim() == "%laneid";
-}
-
-/// Replaces inline assembly that only reads a special register by the NVVM
-/// op for that register, which raising understands.
-static void raiseSpecialRegisterAsm(LLVM::LLVMFuncOp kernel) {
-  kernel.walk([](LLVM::InlineAsmOp asmOp) {
-    if (!isLaneIdAsm(asmOp))
-      return;
-    OpBuilder builder(asmOp);
-    Value lane = NVVM::LaneIdOp::create(builder, asmOp.getLoc(),
-                                        builder.getI32Type());
-    asmOp->getResult(0).replaceAllUsesWith(lane);
-    asmOp.erase();
-  });
-}
-
 /// Turns `kernel` into the per-thread function: geometry and the shared base
 /// become leading parameters, special-register reads and shared variables
 /// refer to them.
 static void makeThreadFunction(LLVM::LLVMFuncOp kernel,
                                const SharedMemoryLayout &layout) {
-  raiseSpecialRegisterAsm(kernel);
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
   Type i32 = IntegerType::get(ctx, 32);
@@ -290,7 +279,7 @@ static void makeThreadFunction(LLVM::LLVMFuncOp kernel,
       op->erase();
       return;
     }
-    if (isa<NVVM::LaneIdOp, NVVM::WarpIdOp>(op)) {
+    if (isa<NVVM::LaneIdOp, NVVM::WarpIdOp>(op) || isLaneIdAsm(op)) {
       // lane = linear thread id % 32, warp = linear thread id / 32.
       Value linear = LLVM::AddOp::create(
           builder, op->getLoc(), geometry(kTidX),
@@ -303,7 +292,7 @@ static void makeThreadFunction(LLVM::LLVMFuncOp kernel,
       Value c32 = LLVM::ConstantOp::create(builder, op->getLoc(), i32,
                                            builder.getI32IntegerAttr(32));
       Value result =
-          isa<NVVM::LaneIdOp>(op)
+          !isa<NVVM::WarpIdOp>(op)
               ? LLVM::URemOp::create(builder, op->getLoc(), linear, c32)
                     .getResult()
               : LLVM::UDivOp::create(builder, op->getLoc(), linear, c32)

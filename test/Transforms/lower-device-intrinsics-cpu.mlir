@@ -150,3 +150,15 @@ llvm.func internal @__respec_thread.sync_kernel(%v: i32) attributes {respec.thre
   %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.idx.i32"(%v, %v, %v, %v) : (i32, i32, i32, i32) -> i32 loc("saxpy.cu":14:9)
   llvm.return
 }
+
+// -----
+
+// Inline assembly without side effects whose result is unused does nothing
+// and is dropped; used or side-effecting assembly is an error (above).
+// CHECK-LABEL: llvm.func @unused_asm(
+// CHECK-NOT: llvm.inline_asm
+// CHECK: llvm.return
+llvm.func @unused_asm() {
+  %p = llvm.inline_asm "cvta.shared.u64 $0, 0;", "=l" : () -> i64
+  llvm.return
+}

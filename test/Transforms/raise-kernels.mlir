@@ -74,6 +74,24 @@ llvm.func ptx_kernelcc @saxpy(%x: !llvm.ptr {llvm.noalias}, %n: i32 {llvm.nounde
 
 // -----
 
+// `asm("mov.u32 %0, %%laneid;")` (cooperative groups' headers) is the lane
+// id too; other inline assembly is left alone.
+// CHECK-LABEL: llvm.func internal @__respec_thread.asm_lane(
+// CHECK-SAME: %[[TX:[^:]*]]: i32,
+// CHECK: %[[LIN:.*]] = llvm.add %[[TX]], %{{.*}} : i32
+// CHECK: %[[LANE:.*]] = llvm.urem %[[LIN]], %{{.*}} : i32
+// CHECK: llvm.store %[[LANE]]
+// CHECK: llvm.inline_asm {{.*}}"mov.u32 $0, %warpid;"
+llvm.func ptx_kernelcc @asm_lane(%out: !llvm.ptr<1>) {
+  %lane = llvm.inline_asm "mov.u32 $0, %laneid;", "=r" : () -> i32
+  llvm.store %lane, %out : i32, !llvm.ptr<1>
+  %warp = llvm.inline_asm "mov.u32 $0, %warpid;", "=r" : () -> i32
+  llvm.store %warp, %out : i32, !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
 // Every special register of the 3-D launch maps to its parameter; laneid and
 // warpid derive from the linear thread id (x + ntid.x * (y + ntid.y * z));
 // warpsize is the constant 32.
@@ -385,3 +403,4 @@ llvm.func @shared_helper() -> !llvm.ptr {
   %p = llvm.mlir.addressof @buf : !llvm.ptr
   llvm.return %p : !llvm.ptr
 }
+
