@@ -162,3 +162,12 @@ llvm.func @unused_asm() {
   %p = llvm.inline_asm "cvta.shared.u64 $0, 0;", "=l" : () -> i64
   llvm.return
 }
+
+// -----
+
+// Assembly that clobbers memory is kept (and rejected).
+llvm.func @clobbering_asm() {
+  // expected-error @below {{uses inline PTX assembly (asm), which respec cannot run on the CPU}}
+  %p = llvm.inline_asm "membar.gl;", "=l,~{memory}" : () -> i64
+  llvm.return
+}

@@ -290,10 +290,11 @@ struct LowerDeviceIntrinsicsToCPUPass
         continue;
       }
       if (auto inlineAsm = dyn_cast<LLVM::InlineAsmOp>(op)) {
-        // Assembly without side effects whose result nobody uses does
-        // nothing (cooperative groups' headers compute a reserved shared
-        // memory pointer that way and may not use it).
-        if (!inlineAsm.getHasSideEffects() && inlineAsm->use_empty()) {
+        // Assembly without side effects or memory clobbers whose result
+        // nobody uses does nothing (cooperative groups' headers compute a
+        // reserved shared memory pointer that way and may not use it).
+        if (!inlineAsm.getHasSideEffects() && inlineAsm->use_empty() &&
+            !inlineAsm.getConstraints().contains("~{memory}")) {
           inlineAsm.erase();
           continue;
         }
