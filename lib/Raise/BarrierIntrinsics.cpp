@@ -52,6 +52,8 @@ mlir::respec::getWarpIntrinsicKind(llvm::StringRef name) {
     return WarpIntrinsicKind::Uniform;
   if (name == "match.any.sync.i32" || name == "match.any.sync.i64")
     return WarpIntrinsicKind::MatchAny;
+  if (name == "match.all.sync.i32p" || name == "match.all.sync.i64p")
+    return WarpIntrinsicKind::MatchAll;
   if (name.starts_with("redux.sync."))
     return WarpIntrinsicKind::Reduce;
   if (name == "bar.warp.sync")

@@ -38,6 +38,7 @@ enum class WarpIntrinsicKind {
   All,         ///< __all_sync
   Uniform,     ///< __uni_sync
   MatchAny,    ///< __match_any_sync
+  MatchAll,    ///< __match_all_sync
   Reduce,      ///< __reduce_{add,min,max,and,or,xor}_sync
   SyncWarp,    ///< __syncwarp
 };

@@ -114,8 +114,8 @@ def ExpandWarpIntrinsicsPass
   let summary = "Implement warp primitives with barriers and shared slots";
   let description = [{
     Replaces the warp-level NVVM intrinsics in thread loops (shuffles with
-    any width, ballot/any/all/uni votes, match_any, __reduce_*_sync,
-    __syncwarp) by an exchange through a block-scope array between two
+    any width, ballot/any/all/uni votes, match_any/match_all,
+    __reduce_*_sync, __syncwarp) by an exchange through a block-scope array between two
     `respec.barrier`s (marked `respec.warp_sync`), with PTX's results for
     every lane, including partial warps. Correct, not yet SIMD-fast.
   }];

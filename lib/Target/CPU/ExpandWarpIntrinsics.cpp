@@ -183,7 +183,9 @@ combineLanes(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
               lb, l, takesPart, reduceCombine(lb, l, reduceOp, acc[0], value),
               acc[0]);
         } else {
-          Value hit = kind == WarpIntrinsicKind::MatchAny
+          bool match = kind == WarpIntrinsicKind::MatchAny ||
+                       kind == WarpIntrinsicKind::MatchAll;
+          Value hit = match
                           ? arith::CmpIOp::create(lb, l,
                                                   arith::CmpIPredicate::eq,
                                                   value, ownValue)
@@ -196,6 +198,21 @@ combineLanes(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
         scf::YieldOp::create(lb, l, ValueRange{next, participants});
       });
   return {loop.getResult(0), loop.getResult(1)};
+}
+
+/// __match_all_sync's {mask, predicate}: the participating lanes and true
+/// if all of them hold the calling lane's value, else {0, false}.
+static Value buildMatchAllResult(OpBuilder &b, Location loc, Type structType,
+                                 Value equalLanes, Value participants) {
+  Value allEqual = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         equalLanes, participants);
+  Value mask = arith::SelectOp::create(b, loc, allEqual, participants,
+                                       constI32(b, loc, 0));
+  Value result = LLVM::UndefOp::create(b, loc, structType);
+  result = LLVM::InsertValueOp::create(b, loc, result, mask,
+                                       ArrayRef<int64_t>{0});
+  return LLVM::InsertValueOp::create(b, loc, result, allEqual,
+                                     ArrayRef<int64_t>{1});
 }
 
 static BarrierOp createWarpBarrier(OpBuilder &b, Location loc,
@@ -258,6 +275,9 @@ static LogicalResult expandWarpIntrinsic(LLVM::CallIntrinsicOp call,
     else if (kind == WarpIntrinsicKind::All)
       result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                      combined, participants);
+    else if (kind == WarpIntrinsicKind::MatchAll)
+      result = buildMatchAllResult(b, loc, call.getResult(0).getType(),
+                                   combined, participants);
     else if (kind == WarpIntrinsicKind::Uniform)
       result = arith::OrIOp::create(
           b, loc,
