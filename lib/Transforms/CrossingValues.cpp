@@ -150,25 +150,26 @@ CrossingPlan mlir::respec::planCrossingValues(
   network.maximizeFlow(source, sink);
   SmallVector<bool> reached = network.reachableFrom(source);
 
-  SmallVector<Value> stored;
+  llvm::DenseSet<Value> cut;
   for (Value value : candidates)
     if (reached[inNode[value]] && !reached[inNode[value] + 1])
-      stored.push_back(value);
-  llvm::sort(stored, isBefore);
-  plan.stored.insert(stored.begin(), stored.end());
+      cut.insert(value);
 
-  // Everything needed and not stored is recomputed from stored values.
+  // Everything needed and not kept is recomputed from kept values; the cut
+  // values not needed for that are dropped.
+  SmallVector<Value> stored;
   llvm::SetVector<Operation *> recomputed;
   SmallVector<Value> worklist(needed);
   llvm::DenseSet<Value> visited;
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
-    if (!visited.insert(value).second || plan.stored.contains(value))
+    if (!visited.insert(value).second)
       continue;
     Operation *def = producerOf(value, producer);
-    if (!isRecomputable(def)) {
-      // Unreachable with an exact cut; keeping the value is always correct.
-      plan.stored.insert(value);
+    // A non-recomputable value outside the cut cannot happen with an exact
+    // cut; keeping it is correct either way.
+    if (cut.contains(value) || !isRecomputable(def)) {
+      stored.push_back(value);
       continue;
     }
     recomputed.insert(def);
@@ -176,10 +177,8 @@ CrossingPlan mlir::respec::planCrossingValues(
       if (producerOf(operand, producer))
         worklist.push_back(operand);
   }
-  SmallVector<Value> allStored(plan.stored.begin(), plan.stored.end());
-  llvm::sort(allStored, isBefore);
-  plan.stored.clear();
-  plan.stored.insert(allStored.begin(), allStored.end());
+  llvm::sort(stored, isBefore);
+  plan.stored.insert(stored.begin(), stored.end());
   plan.recomputed.assign(recomputed.begin(), recomputed.end());
   llvm::sort(plan.recomputed,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });

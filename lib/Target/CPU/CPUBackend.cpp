@@ -117,8 +117,8 @@ OwningOpRef<ModuleOp> importDeviceModule(std::unique_ptr<llvm::Module> device,
                                  /*emitExpensiveWarnings=*/false);
 }
 
-static LogicalResult runPipeline(ModuleOp module,
-                                 void (*build)(OpPassManager &)) {
+static LogicalResult
+runPipeline(ModuleOp module, function_ref<void(OpPassManager &)> build) {
   PassManager pm(module.getContext());
   build(pm);
   return pm.run(module);
@@ -131,9 +131,9 @@ LogicalResult runRaisePipeline(ModuleOp module) {
 LogicalResult
 runCPULoweringPipeline(ModuleOp module,
                        const mlir::respec::CPUPipelineOptions &options) {
-  PassManager pm(module.getContext());
-  mlir::respec::buildCPULoweringPipeline(pm, options);
-  return pm.run(module);
+  return runPipeline(module, [&](OpPassManager &pm) {
+    mlir::respec::buildCPULoweringPipeline(pm, options);
+  });
 }
 
 /// Compiles every device function for `cpu`: vector width matters more for

@@ -376,7 +376,7 @@ scf::WhileOp Predicator::convertForToWhile(scf::ForOp forOp) {
   OpBuilder builder(forOp);
   storeValue(builder, loc, forOp.getLowerBound(), slot);
   auto loop = scf::WhileOp::create(builder, loc, TypeRange{}, ValueRange{});
-  Block *before = builder.createBlock(&loop.getBefore());
+  builder.createBlock(&loop.getBefore());
   Value current = loadValue(builder, loc, iv.getType(), slot);
   Value inRange = arith::CmpIOp::create(
       builder, loc,
@@ -384,7 +384,6 @@ scf::WhileOp Predicator::convertForToWhile(scf::ForOp forOp) {
                              : arith::CmpIPredicate::slt,
       current, forOp.getUpperBound());
   scf::ConditionOp::create(builder, loc, inRange, ValueRange{});
-  (void)before;
 
   Block *after = builder.createBlock(&loop.getAfter());
   Value bodyIv = loadValue(builder, loc, iv.getType(), slot);
@@ -553,14 +552,12 @@ static LogicalResult predicateThreadLoop(scf::ParallelOp loop,
   {
     ThreadUniformity uniformity(loop);
     for (Operation *op : regionOps) {
-      if (uniformity.hasUniformControl(op))
-        continue;
-      warnDivergentBarrier(op, loop);
-      op->setAttr(kDivergentAttr, UnitAttr::get(op->getContext()));
-    }
-    if (!hoistUniform)
-      for (Operation *op : regionOps)
+      bool uniform = uniformity.hasUniformControl(op);
+      if (!uniform)
+        warnDivergentBarrier(op, loop);
+      if (!uniform || !hoistUniform)
         op->setAttr(kDivergentAttr, UnitAttr::get(op->getContext()));
+    }
   }
   SlotFactory factory(loop);
   for (Operation *op : regionOps)
