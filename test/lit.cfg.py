@@ -5,7 +5,7 @@ import lit.formats
 
 config.name = "respec"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir", ".cu", ".test"]
+config.suffixes = [".mlir", ".cu", ".cl", ".test"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 

@@ -46,6 +46,20 @@ std::string findCudaToolkit(StringRef requested, bool requestedGiven) {
                                        : std::string();
 }
 
+void appendPreprocessorArguments(const FrontendOptions &options,
+                                 std::vector<std::string> &args) {
+  for (const std::string &dir : options.includeDirs)
+    args.push_back("-I" + dir);
+  for (const std::string &dir : options.systemIncludeDirs) {
+    args.push_back("-isystem");
+    args.push_back(dir);
+  }
+  for (const std::string &macro : options.macroDefinitions)
+    args.push_back("-D" + macro);
+  for (const std::string &macro : options.macroUndefinitions)
+    args.push_back("-U" + macro);
+}
+
 /// The clang driver command line for one side of a CUDA compile.
 static std::vector<std::string> driverArguments(const FrontendOptions &options,
                                                 StringRef sourcePath,
@@ -94,16 +108,7 @@ static std::vector<std::string> driverArguments(const FrontendOptions &options,
   }
   if (!options.languageStandard.empty())
     args.push_back("-std=" + options.languageStandard);
-  for (const std::string &dir : options.includeDirs)
-    args.push_back("-I" + dir);
-  for (const std::string &dir : options.systemIncludeDirs) {
-    args.push_back("-isystem");
-    args.push_back(dir);
-  }
-  for (const std::string &macro : options.macroDefinitions)
-    args.push_back("-D" + macro);
-  for (const std::string &macro : options.macroUndefinitions)
-    args.push_back("-U" + macro);
+  appendPreprocessorArguments(options, args);
   if (side == CudaSide::Host)
     args.insert(args.end(), options.extraHostArgs.begin(),
                 options.extraHostArgs.end());
@@ -136,10 +141,9 @@ buildFrontendInvocation(const std::vector<std::string> &args,
   return std::nullopt;
 }
 
-std::unique_ptr<Module> compileCudaSource(LLVMContext &context,
-                                          const FrontendOptions &options,
-                                          StringRef sourcePath, CudaSide side,
-                                          StringRef gpuBinaryPath) {
+std::unique_ptr<Module> compileWithClang(LLVMContext &context,
+                                         const std::vector<std::string> &args,
+                                         bool quietUnknownCudaVersion) {
   clang::DiagnosticOptions diagOptions;
   diagOptions.ShowColors = sys::Process::StandardErrHasColors();
   auto *printer = new clang::TextDiagnosticPrinter(errs(), diagOptions);
@@ -147,12 +151,13 @@ std::unique_ptr<Module> compileCudaSource(LLVMContext &context,
                                  printer);
   // respec supports the toolkits it finds; clang's warning that a CUDA
   // version is newer than it knows is noise for respec's users.
-  diags.setSeverityForGroup(clang::diag::Flavor::WarningOrError,
-                            "unknown-cuda-version",
-                            clang::diag::Severity::Ignored);
+  if (quietUnknownCudaVersion)
+    diags.setSeverityForGroup(clang::diag::Flavor::WarningOrError,
+                              "unknown-cuda-version",
+                              clang::diag::Severity::Ignored);
 
-  std::optional<std::vector<std::string>> cc1Args = buildFrontendInvocation(
-      driverArguments(options, sourcePath, side, gpuBinaryPath), diags);
+  std::optional<std::vector<std::string>> cc1Args =
+      buildFrontendInvocation(args, diags);
   if (!cc1Args)
     return nullptr;
   std::vector<const char *> cc1Argv;
@@ -173,6 +178,15 @@ std::unique_ptr<Module> compileCudaSource(LLVMContext &context,
   if (!compiler.ExecuteAction(action))
     return nullptr;
   return action.takeModule();
+}
+
+std::unique_ptr<Module> compileCudaSource(LLVMContext &context,
+                                          const FrontendOptions &options,
+                                          StringRef sourcePath, CudaSide side,
+                                          StringRef gpuBinaryPath) {
+  return compileWithClang(
+      context, driverArguments(options, sourcePath, side, gpuBinaryPath),
+      /*quietUnknownCudaVersion=*/true);
 }
 
 } // namespace respec

@@ -83,16 +83,28 @@ static raw_ostream &errorAtFirstUse(const Value &value) {
 
 /// Device code may only refer to what this translation unit defines:
 /// whole-program device linking (nvcc -rdc) is not implemented.
-static bool verifySelfContained(Module &module) {
+static bool verifySelfContained(Module &module, DeviceLanguage language) {
   bool ok = true;
   for (Function &function : module) {
     if (!function.isDeclaration() || function.use_empty() ||
         isProvidedByRespec(function.getName()))
       continue;
-    errorAtFirstUse(function)
-        << "device function '" << demangle(function.getName().str())
-        << "' is declared but not defined in this translation unit; respec "
-           "does not support separate compilation of device code (-rdc) yet\n";
+    std::string name = demangle(function.getName().str());
+    raw_ostream &os = errorAtFirstUse(function);
+    // OpenCL C built-ins are overloaded, hence mangled; the user's own
+    // functions are plain C.
+    if (language == DeviceLanguage::OpenCL &&
+        function.getName().starts_with("_Z"))
+      os << "OpenCL C built-in '" << name
+         << "' is not supported by respec yet\n";
+    else if (language == DeviceLanguage::OpenCL)
+      os << "function '" << name
+         << "' is declared but not defined in this OpenCL C source\n";
+    else
+      os << "device function '" << name
+         << "' is declared but not defined in this translation unit; respec "
+            "does not support separate compilation of device code (-rdc) "
+            "yet\n";
     ok = false;
   }
   for (GlobalVariable &global : module.globals()) {
@@ -110,10 +122,10 @@ static bool verifySelfContained(Module &module) {
   return ok;
 }
 
-bool prepareDeviceModule(Module &module) {
+bool prepareDeviceModule(Module &module, DeviceLanguage language) {
   markForInlining(module);
   runInliner(module);
-  return verifySelfContained(module);
+  return verifySelfContained(module, language);
 }
 
 } // namespace respec

@@ -2,6 +2,8 @@
 
 #include "respec/Transforms/BarrierIntrinsics.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 using namespace mlir::respec;
 
 std::optional<BarrierIntrinsicKind>
@@ -60,3 +62,15 @@ mlir::respec::getWarpIntrinsicKind(llvm::StringRef name) {
     return WarpIntrinsicKind::SyncWarp;
   return std::nullopt;
 }
+
+std::optional<WarpIntrinsicKind>
+mlir::respec::getWarpPrimitiveKind(Operation *op) {
+  if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op))
+    return getWarpIntrinsicKind(intrinsic.getIntrin());
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  std::optional<StringRef> callee = call ? call.getCallee() : std::nullopt;
+  if (callee && callee->starts_with(kWorkGroupShufflePrefix))
+    return WarpIntrinsicKind::WorkGroupShuffle;
+  return std::nullopt;
+}
+

@@ -107,9 +107,10 @@ private:
 /// need the body inside the thread loop.
 static bool usesBlockOrWarpSync(LLVM::LLVMFuncOp func) {
   return func
-      .walk([](LLVM::CallIntrinsicOp call) {
-        return getBarrierIntrinsicKind(call.getIntrin()) ||
-                       getWarpIntrinsicKind(call.getIntrin())
+      .walk([](Operation *op) {
+        auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op);
+        return (intrinsic && getBarrierIntrinsicKind(intrinsic.getIntrin())) ||
+                       getWarpPrimitiveKind(op)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })

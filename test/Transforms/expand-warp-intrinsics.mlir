@@ -49,3 +49,33 @@ func.func @shuffle(%n: index, %p: !llvm.ptr) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// OpenCL C's work-group shuffle reads the slot of lane % (threads in the
+// block), between two plain block barriers (not warp synchronization).
+// CHECK-LABEL: func.func @work_group_shuffle(
+// CHECK: %[[SLOTS:.*]] = llvm.call @__respec_block_scratch(
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i64, !llvm.ptr
+// CHECK-NEXT: respec.barrier(%[[T]]){{$}}
+// CHECK: %[[LANE:.*]] = arith.index_castui %{{.*}} : i32 to index
+// CHECK: %[[SRC:.*]] = arith.remui %[[LANE]], %{{.*}} : index
+// CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[SLOTS]][%{{.*}}]
+// CHECK: %[[R:.*]] = llvm.load %[[ADDR]] : !llvm.ptr -> i64
+// CHECK-NEXT: respec.barrier(%[[T]]){{$}}
+// CHECK: llvm.store %[[R]], %{{.*}} : i64, !llvm.ptr
+// CHECK-NOT: llvm.call @__respec_work_group_shuffle_i64(
+func.func @work_group_shuffle(%n: index, %p: !llvm.ptr, %lane: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %v = llvm.load %p : !llvm.ptr -> i64
+      %s = llvm.call @__respec_work_group_shuffle_i64(%v, %lane) : (i64, i32) -> i64
+      llvm.store %s, %p : i64, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+llvm.func @__respec_work_group_shuffle_i64(i64, i32) -> i64

@@ -13,6 +13,7 @@
 
 #include "respec/Frontend/CudaFrontend.h"
 #include "respec/Frontend/DeviceModulePreparation.h"
+#include "respec/Frontend/OpenCLFrontend.h"
 #include "respec/Target/CPUBackend.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -36,6 +37,8 @@ struct InstallLayout {
   std::string binDir;
   std::string libDir;
   std::string cudaIncludeDir;
+  std::string openclDir;     ///< OpenCL C built-ins and prelude
+  std::string apiIncludeDir; ///< respec's own host APIs (respec/opencl.h)
 
   static InstallLayout fromExecutable(const char *argv0) {
     static int anchor;
@@ -43,19 +46,26 @@ struct InstallLayout {
     InstallLayout layout;
     layout.binDir = sys::path::parent_path(exe).str();
     SmallString<256> prefix(sys::path::parent_path(layout.binDir));
-    SmallString<256> lib(prefix), include(prefix);
+    SmallString<256> lib(prefix), include(prefix), opencl(prefix),
+        api(prefix);
     sys::path::append(lib, "lib");
     sys::path::append(include, "share", "respec", "cuda", "include");
+    sys::path::append(opencl, "share", "respec", "opencl");
+    sys::path::append(api, "share", "respec", "include");
     layout.libDir = lib.str().str();
     layout.cudaIncludeDir = include.str().str();
+    layout.openclDir = opencl.str().str();
+    layout.apiIncludeDir = api.str().str();
     return layout;
   }
 };
 
-enum class InputKind { Cuda, HostSource, Object };
+enum class InputKind { Cuda, OpenCL, HostSource, Object };
 
 InputKind classifyInput(StringRef path, bool forceCuda) {
   StringRef ext = sys::path::extension(path);
+  if (ext == ".cl")
+    return InputKind::OpenCL;
   if (ext == ".cu" || (forceCuda && (ext == ".cpp" || ext == ".cc" ||
                                      ext == ".cxx" || ext == ".c")))
     return InputKind::Cuda;
@@ -88,6 +98,10 @@ public:
 
 private:
   bool compileCuda(StringRef source, StringRef objectPath);
+  bool compileOpenCL(StringRef source, StringRef objectPath);
+  std::unique_ptr<Module> lowerForCPU(std::unique_ptr<Module> device,
+                                      LLVMContext &llvmContext,
+                                      StringRef source, TargetMachine &target);
   bool compileHostSource(StringRef source, StringRef objectPath);
   bool link(ArrayRef<std::string> objects);
   bool runProgram(ArrayRef<std::string> args);
@@ -95,8 +109,9 @@ private:
   std::string intermediatePath(StringRef source, StringRef suffix) const;
   std::string temporaryPath(StringRef stem, StringRef suffix);
   std::string standInFatBinary();
-  std::unique_ptr<Module> compileDevice(LLVMContext &context,
-                                        StringRef source);
+  std::unique_ptr<Module>
+  compileDevice(LLVMContext &context, StringRef source,
+                std::vector<OpenCLKernelSignature> *openCLKernels = nullptr);
 
   DriverOptions options;
   InstallLayout layout;
@@ -137,12 +152,26 @@ std::string Driver::standInFatBinary() {
   return fatBinaryPath;
 }
 
-std::unique_ptr<Module> Driver::compileDevice(LLVMContext &context,
-                                              StringRef source) {
-  std::unique_ptr<Module> device = compileCudaSource(
-      context, options.frontend, source, CudaSide::Device);
-  if (!device || !prepareDeviceModule(*device))
-    return nullptr;
+/// The device code of a CUDA source, or the kernels of an OpenCL C source
+/// (whose signatures go to `openCLKernels`), prepared for raising.
+std::unique_ptr<Module>
+Driver::compileDevice(LLVMContext &context, StringRef source,
+                      std::vector<OpenCLKernelSignature> *openCLKernels) {
+  std::unique_ptr<Module> device;
+  if (classifyInput(source, options.forceCuda) == InputKind::OpenCL) {
+    std::vector<OpenCLKernelSignature> kernels;
+    device = compileOpenCLSource(context, options.frontend, source,
+                                 layout.openclDir);
+    if (!device || !prepareOpenCLModule(*device, kernels))
+      return nullptr;
+    if (openCLKernels)
+      *openCLKernels = std::move(kernels);
+  } else {
+    device = compileCudaSource(context, options.frontend, source,
+                               CudaSide::Device);
+    if (!device || !prepareDeviceModule(*device))
+      return nullptr;
+  }
   if (options.keepIntermediates)
     writeText(intermediatePath(source, "device.ll"),
               [&](raw_ostream &os) { device->print(os, nullptr); });
@@ -170,41 +199,61 @@ bool Driver::emitDeviceStage(StringRef source) {
                    [&](raw_ostream &os) { module->print(os); });
 }
 
-bool Driver::compileCuda(StringRef source, StringRef objectPath) {
-  LLVMContext llvmContext;
-  std::unique_ptr<Module> device = compileDevice(llvmContext, source);
-  if (!device)
-    return false;
-
+/// Raises `device` to the parallel IR, lowers it for the CPU and returns
+/// it translated and optimized for `target`.
+std::unique_ptr<Module> Driver::lowerForCPU(std::unique_ptr<Module> device,
+                                            LLVMContext &llvmContext,
+                                            StringRef source,
+                                            TargetMachine &target) {
   mlir::MLIRContext context;
   prepareMLIRContext(context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       importDeviceModule(std::move(device), context);
   if (!module || failed(runRaisePipeline(*module)))
-    return false;
+    return nullptr;
   if (options.keepIntermediates)
     writeText(intermediatePath(source, "parallel.mlir"),
               [&](raw_ostream &os) { module->print(os); });
   if (failed(runCPULoweringPipeline(*module, options.cpuPipeline)))
-    return false;
+    return nullptr;
+  std::unique_ptr<Module> deviceCode =
+      translateToCPUModule(*module, llvmContext, target, options.deviceCPU,
+                           options.frontend.debugInfo);
+  if (!deviceCode)
+    return nullptr;
+  // Device code is optimized like nvcc's, whatever -O says about the host.
+  optimizeModule(*deviceCode, target, 3);
+  return deviceCode;
+}
 
+/// The target machine device and host code are compiled for, or null after
+/// an error (an unknown --cpu).
+static std::unique_ptr<TargetMachine>
+createTarget(const DriverOptions &options) {
   std::unique_ptr<TargetMachine> target =
       createHostTargetMachine(std::max(options.frontend.hostOptLevel, 2u));
   if (!target)
-    return false;
+    return nullptr;
   if (options.deviceCPU != "native" &&
       !target->getMCSubtargetInfo()->isCPUStringValid(options.deviceCPU)) {
     errs() << "respec: error: unknown CPU '" << options.deviceCPU
            << "' in --cpu\n";
-    return false;
+    return nullptr;
   }
+  return target;
+}
+
+bool Driver::compileCuda(StringRef source, StringRef objectPath) {
+  LLVMContext llvmContext;
+  std::unique_ptr<TargetMachine> target = createTarget(options);
+  std::unique_ptr<Module> device =
+      target ? compileDevice(llvmContext, source) : nullptr;
+  if (!device)
+    return false;
   std::unique_ptr<Module> deviceCode =
-      translateToCPUModule(*module, llvmContext, *target, options.deviceCPU,
-                           options.frontend.debugInfo);
+      lowerForCPU(std::move(device), llvmContext, source, *target);
   if (!deviceCode)
     return false;
-  // Device code is optimized like nvcc's, whatever -O says about the host.
-  optimizeModule(*deviceCode, *target, 3);
 
   std::string fatbin = standInFatBinary();
   if (fatbin.empty())
@@ -218,6 +267,24 @@ bool Driver::compileCuda(StringRef source, StringRef objectPath) {
     writeText(intermediatePath(source, "cpu.ll"),
               [&](raw_ostream &os) { host->print(os, nullptr); });
   return emitObjectFile(*host, *target, objectPath);
+}
+
+bool Driver::compileOpenCL(StringRef source, StringRef objectPath) {
+  LLVMContext llvmContext;
+  std::vector<OpenCLKernelSignature> kernels;
+  std::unique_ptr<TargetMachine> target = createTarget(options);
+  std::unique_ptr<Module> device =
+      target ? compileDevice(llvmContext, source, &kernels) : nullptr;
+  if (!device)
+    return false;
+  std::unique_ptr<Module> deviceCode =
+      lowerForCPU(std::move(device), llvmContext, source, *target);
+  if (!deviceCode || !addOpenCLRegistration(*deviceCode, kernels))
+    return false;
+  if (options.keepIntermediates)
+    writeText(intermediatePath(source, "cpu.ll"),
+              [&](raw_ostream &os) { deviceCode->print(os, nullptr); });
+  return emitObjectFile(*deviceCode, *target, objectPath);
 }
 
 bool Driver::runProgram(ArrayRef<std::string> args) {
@@ -245,6 +312,8 @@ bool Driver::compileHostSource(StringRef source, StringRef objectPath) {
   if (!options.frontend.languageStandard.empty() &&
       sys::path::extension(source) != ".c")
     args.push_back("-std=" + options.frontend.languageStandard);
+  // respec's own host APIs (respec/opencl.h).
+  args.push_back("-I" + layout.apiIncludeDir);
   // Host sources of CUDA programs include cuda_runtime.h too.
   if (options.frontend.cudaToolkitPath.empty())
     args.push_back("-I" + layout.cudaIncludeDir);
@@ -320,9 +389,10 @@ int Driver::run() {
       continue;
     }
     if (stageOnly) {
-      if (kind != InputKind::Cuda) {
-        errs() << "respec: error: --emit needs a CUDA source, got '" << input
-               << "'\n";
+      if (kind != InputKind::Cuda && kind != InputKind::OpenCL) {
+        errs() << "respec: error: --emit needs a CUDA or OpenCL C source, "
+                  "got '"
+               << input << "'\n";
         ok = false;
         continue;
       }
@@ -338,9 +408,9 @@ int Driver::run() {
       objectPath = temporaryPath(sys::path::stem(input), "o");
     if (objectPath.empty())
       return 1;
-    bool compiled = kind == InputKind::Cuda
-                        ? compileCuda(input, objectPath)
-                        : compileHostSource(input, objectPath);
+    bool compiled = kind == InputKind::Cuda     ? compileCuda(input, objectPath)
+                    : kind == InputKind::OpenCL ? compileOpenCL(input, objectPath)
+                                                : compileHostSource(input, objectPath);
     ok &= compiled;
     objects.push_back(objectPath);
   }

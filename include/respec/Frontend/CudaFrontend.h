@@ -49,6 +49,18 @@ compileCudaSource(llvm::LLVMContext &context, const FrontendOptions &options,
                   llvm::StringRef sourcePath, CudaSide side,
                   llvm::StringRef gpuBinaryPath = "");
 
+/// Runs clang in process on the driver command line `args` (args[0] is the
+/// clang executable) for one compile job and returns its LLVM IR, or null
+/// after printing clang's diagnostics.
+std::unique_ptr<llvm::Module>
+compileWithClang(llvm::LLVMContext &context,
+                 const std::vector<std::string> &args,
+                 bool quietUnknownCudaVersion = false);
+
+/// Appends the user's -I, -isystem, -D and -U options to `args`.
+void appendPreprocessorArguments(const FrontendOptions &options,
+                                 std::vector<std::string> &args);
+
 /// The clang executable respec was built with (for linking and for plain
 /// C/C++ inputs).
 llvm::StringRef clangExecutable();

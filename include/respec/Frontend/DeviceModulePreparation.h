@@ -13,7 +13,9 @@ namespace respec {
 /// everything the device code refers to is defined in this translation unit
 /// or provided by respec. Prints `file:line: error: ...` and returns false
 /// on failure.
-bool prepareDeviceModule(llvm::Module &module);
+enum class DeviceLanguage { Cuda, OpenCL };
+bool prepareDeviceModule(llvm::Module &module,
+                         DeviceLanguage language = DeviceLanguage::Cuda);
 
 } // namespace respec
 

@@ -3,6 +3,7 @@
 #ifndef RESPEC_TARGET_CPUBACKEND_H
 #define RESPEC_TARGET_CPUBACKEND_H
 
+#include "respec/Support/OpenCLKernel.h"
 #include "respec/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -51,6 +52,13 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &target,
 /// the host module does not have the expected registration code.
 bool linkDeviceIntoHost(llvm::Module &host,
                         std::unique_ptr<llvm::Module> device);
+
+/// Makes `device` (an OpenCL C source's lowered kernels) an object of its
+/// own: device symbols become internal and a constructor registers the
+/// kernel table with the runtime's OpenCL host API, with `kernels`'
+/// signatures. Returns false (after printing why) if there is no table.
+bool addOpenCLRegistration(llvm::Module &device,
+                           llvm::ArrayRef<OpenCLKernelSignature> kernels);
 
 /// Writes `module` as an object file.
 bool emitObjectFile(llvm::Module &module, llvm::TargetMachine &target,

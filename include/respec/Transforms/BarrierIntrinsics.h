@@ -9,6 +9,7 @@
 #ifndef RESPEC_TRANSFORMS_BARRIERINTRINSICS_H
 #define RESPEC_TRANSFORMS_BARRIERINTRINSICS_H
 
+#include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -41,11 +42,22 @@ enum class WarpIntrinsicKind {
   MatchAll,    ///< __match_all_sync
   Reduce,      ///< __reduce_{add,min,max,and,or,xor}_sync
   SyncWarp,    ///< __syncwarp
+  /// OpenCL C `shuffle(value, lane)` of respec's built-ins: a shuffle whose
+  /// segment is the whole work-group (block).
+  WorkGroupShuffle,
 };
+
+/// Callee prefix of the work-group shuffle (`_i32`, `_i64` suffixes).
+inline constexpr llvm::StringLiteral kWorkGroupShufflePrefix =
+    "__respec_work_group_shuffle_";
 
 /// Classifies an `llvm.nvvm.*` intrinsic name; nullopt if it is not a warp
 /// primitive the CPU back end implements (those are diagnosed later).
 std::optional<WarpIntrinsicKind> getWarpIntrinsicKind(llvm::StringRef name);
+
+/// The warp (or work-group) primitive `op` calls: an NVVM intrinsic call or
+/// a call of the work-group shuffle.
+std::optional<WarpIntrinsicKind> getWarpPrimitiveKind(Operation *op);
 
 } // namespace mlir::respec
 

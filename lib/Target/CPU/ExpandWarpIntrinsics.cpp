@@ -215,32 +215,60 @@ static Value buildMatchAllResult(OpBuilder &b, Location loc, Type structType,
                                      ArrayRef<int64_t>{1});
 }
 
+/// The barrier of an exchange. Those of warp primitives are marked: they
+/// stand for warp-level synchronization (no divergence warning applies);
+/// the work-group shuffle's is a real work-group barrier.
 static BarrierOp createWarpBarrier(OpBuilder &b, Location loc,
-                                   scf::ParallelOp loop) {
+                                   scf::ParallelOp loop,
+                                   WarpIntrinsicKind kind =
+                                       WarpIntrinsicKind::SyncWarp) {
   auto barrier = BarrierOp::create(b, loc, loop.getInductionVars());
-  barrier->setAttr(kWarpSyncAttr, b.getUnitAttr());
+  if (kind != WarpIntrinsicKind::WorkGroupShuffle)
+    barrier->setAttr(kWarpSyncAttr, b.getUnitAttr());
   return barrier;
 }
 
-static LogicalResult expandWarpIntrinsic(LLVM::CallIntrinsicOp call,
+/// OpenCL C's work-group shuffle: the value of the work-item whose linear
+/// local id is `lane` modulo the work-group size.
+static Value computeWorkGroupShuffle(OpBuilder &b, Location loc,
+                                     const WarpExchange &warp, Value lane,
+                                     Type resultType) {
+  Value laneIndex =
+      arith::IndexCastUIOp::create(b, loc, b.getIndexType(), lane);
+  Value source = arith::RemUIOp::create(b, loc, laneIndex, warp.count);
+  return loadValue(
+      b, loc, resultType,
+      buildElementAddress(b, loc, warp.slots, warp.slotType, source));
+}
+
+static ValueRange callArguments(Operation *call) {
+  if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(call))
+    return intrinsic.getArgs();
+  return cast<LLVM::CallOp>(call).getArgOperands();
+}
+
+static LogicalResult expandWarpIntrinsic(Operation *call,
                                          WarpIntrinsicKind kind,
                                          scf::ParallelOp loop) {
   if (failed(verifyNormalizedThreadLoop(loop)))
     return failure();
   OpBuilder b(call);
-  Location loc = call.getLoc();
+  Location loc = call->getLoc();
   if (kind == WarpIntrinsicKind::SyncWarp) {
     createWarpBarrier(b, loc, loop);
-    call.erase();
+    call->erase();
     return success();
   }
-  ValueRange args = call.getArgs();
-  bool isReduce = kind == WarpIntrinsicKind::Reduce;
-  Value value = isReduce ? args[0] : args[1];
-  Value mask = isReduce ? args[1] : args[0];
+  ValueRange args = callArguments(call);
+  // Operand order: (mask, value, ...) but (value, mask) for reductions and
+  // (value, lane) for the work-group shuffle, which has no mask.
+  bool valueFirst = kind == WarpIntrinsicKind::Reduce ||
+                    kind == WarpIntrinsicKind::WorkGroupShuffle;
+  Value value = valueFirst ? args[0] : args[1];
+  Value mask = valueFirst ? args[1] : args[0];
   Type slotType = getStorageType(value.getType());
   if (!slotType)
-    return call.emitError("unsupported operand type for a warp primitive");
+    return call->emitError("unsupported operand type for a warp primitive");
 
   WarpExchange warp;
   warp.loop = loop;
@@ -254,7 +282,7 @@ static LogicalResult expandWarpIntrinsic(LLVM::CallIntrinsicOp call,
 
   storeValue(b, loc, value,
              buildElementAddress(b, loc, warp.slots, slotType, warp.tid));
-  createWarpBarrier(b, loc, loop);
+  createWarpBarrier(b, loc, loop, kind);
   Value result;
   switch (kind) {
   case WarpIntrinsicKind::ShuffleIdx:
@@ -264,8 +292,12 @@ static LogicalResult expandWarpIntrinsic(LLVM::CallIntrinsicOp call,
     result = computeShuffle(b, loc, kind, warp, args[2], args[3],
                             value.getType());
     break;
+  case WarpIntrinsicKind::WorkGroupShuffle:
+    result = computeWorkGroupShuffle(b, loc, warp, args[1], value.getType());
+    break;
   default: {
-    StringRef reduceOp = call.getIntrin().rsplit('.').second;
+    StringRef reduceOp =
+        cast<LLVM::CallIntrinsicOp>(call).getIntrin().rsplit('.').second;
     auto [combined, participants] =
         combineLanes(b, loc, kind, reduceOp, warp, mask, value);
     Value zero = constI32(b, loc, 0);
@@ -276,7 +308,7 @@ static LogicalResult expandWarpIntrinsic(LLVM::CallIntrinsicOp call,
       result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                      combined, participants);
     else if (kind == WarpIntrinsicKind::MatchAll)
-      result = buildMatchAllResult(b, loc, call.getResult(0).getType(),
+      result = buildMatchAllResult(b, loc, call->getResult(0).getType(),
                                    combined, participants);
     else if (kind == WarpIntrinsicKind::Uniform)
       result = arith::OrIOp::create(
@@ -290,9 +322,9 @@ static LogicalResult expandWarpIntrinsic(LLVM::CallIntrinsicOp call,
     break;
   }
   }
-  createWarpBarrier(b, loc, loop);
-  call.getResult(0).replaceAllUsesWith(result);
-  call.erase();
+  createWarpBarrier(b, loc, loop, kind);
+  call->getResult(0).replaceAllUsesWith(result);
+  call->erase();
   return success();
 }
 
@@ -302,10 +334,9 @@ struct ExpandWarpIntrinsicsPass
           ExpandWarpIntrinsicsPass> {
   void runOnOperation() override {
     for (scf::ParallelOp loop : collectThreadLoops(getOperation())) {
-      SmallVector<std::pair<LLVM::CallIntrinsicOp, WarpIntrinsicKind>> calls;
-      loop.walk([&](LLVM::CallIntrinsicOp call) {
-        if (std::optional<WarpIntrinsicKind> kind =
-                getWarpIntrinsicKind(call.getIntrin()))
+      SmallVector<std::pair<Operation *, WarpIntrinsicKind>> calls;
+      loop.walk([&](Operation *call) {
+        if (std::optional<WarpIntrinsicKind> kind = getWarpPrimitiveKind(call))
           calls.push_back({call, *kind});
       });
       for (auto [call, kind] : calls)

@@ -11,8 +11,10 @@
 #include "respec_rt/abi.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -122,6 +124,79 @@ bool linkDeviceIntoHost(Module &host, std::unique_ptr<Module> device) {
   }
   table->setLinkage(GlobalValue::InternalLinkage);
   return pointWrapperAtTable(host, *table);
+}
+
+/// A private constant global holding `init`.
+static GlobalVariable *addConstant(Module &module, Constant *init,
+                                   const Twine &name) {
+  auto *global = new GlobalVariable(module, init->getType(),
+                                    /*isConstant=*/true,
+                                    GlobalValue::PrivateLinkage, init, name);
+  global->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  return global;
+}
+
+/// The respec_cl_kernel_info array of `kernels` (abi.h).
+static Constant *buildKernelInfos(Module &module,
+                                  ArrayRef<OpenCLKernelSignature> kernels) {
+  LLVMContext &context = module.getContext();
+  Type *i32 = Type::getInt32Ty(context);
+  auto *ptr = PointerType::get(context, 0);
+  auto *infoType = StructType::get(context, {ptr, i32, i32, ptr});
+  SmallVector<Constant *> infos;
+  for (const OpenCLKernelSignature &kernel : kernels) {
+    Constant *name = addConstant(
+        module, ConstantDataArray::getString(context, kernel.name),
+        "__respec_cl_name");
+    Constant *locals = ConstantPointerNull::get(ptr);
+    if (!kernel.paramIsLocal.empty())
+      locals = addConstant(
+          module, ConstantDataArray::get(context, ArrayRef(kernel.paramIsLocal)),
+          "__respec_cl_locals");
+    infos.push_back(ConstantStruct::get(
+        infoType, {name, ConstantInt::get(i32, kernel.paramIsLocal.size()),
+                   ConstantInt::get(i32, 0), locals}));
+  }
+  if (infos.empty())
+    return ConstantPointerNull::get(ptr);
+  return addConstant(
+      module, ConstantArray::get(ArrayType::get(infoType, infos.size()), infos),
+      "__respec_cl_kernels");
+}
+
+bool addOpenCLRegistration(Module &device,
+                           ArrayRef<OpenCLKernelSignature> kernels) {
+  internalizeDeviceSymbols(device);
+  GlobalVariable *table =
+      device.getGlobalVariable(kModuleTableName, /*AllowInternal=*/true);
+  if (!table) {
+    errs() << "respec: error: device code has no kernel table\n";
+    return false;
+  }
+  table->setLinkage(GlobalValue::InternalLinkage);
+  LLVMContext &context = device.getContext();
+  Type *i32 = Type::getInt32Ty(context);
+  auto *ptr = PointerType::get(context, 0);
+  auto *programType = StructType::get(context, {i32, i32, ptr, ptr});
+  Constant *program = addConstant(
+      device,
+      ConstantStruct::get(
+          programType,
+          {ConstantInt::get(i32, RESPEC_CL_PROGRAM_MAGIC),
+           ConstantInt::get(i32, kernels.size()), table,
+           buildKernelInfos(device, kernels)}),
+      "__respec_cl_program");
+
+  FunctionCallee registerProgram = device.getOrInsertFunction(
+      "__respec_cl_register_program", Type::getVoidTy(context), ptr);
+  auto *constructor = Function::Create(
+      FunctionType::get(Type::getVoidTy(context), false),
+      GlobalValue::InternalLinkage, "__respec_cl_register", device);
+  IRBuilder<> builder(BasicBlock::Create(context, "entry", constructor));
+  builder.CreateCall(registerProgram, {program});
+  builder.CreateRetVoid();
+  appendToGlobalCtors(device, constructor, /*Priority=*/65535);
+  return true;
 }
 
 bool emitObjectFile(Module &module, TargetMachine &target, StringRef path) {

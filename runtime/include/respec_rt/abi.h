@@ -67,6 +67,38 @@ typedef struct respec_module {
 } respec_module;
 
 //===----------------------------------------------------------------------===//
+// OpenCL C programs
+//
+// An OpenCL C source has no host code of its own: its object registers its
+// module from a constructor with __respec_cl_register_program, and the host
+// API (respec/opencl.h) finds kernels by name. Each OpenCL kernel's launch
+// function takes the kernel's parameters, where each `__local` pointer has
+// become a 64-bit offset into the block's dynamic shared memory, followed
+// by the hidden parameters (uint32 work_dim, uint64 global offset x, y, z).
+//===----------------------------------------------------------------------===//
+
+/// "RSCL" little endian.
+#define RESPEC_CL_PROGRAM_MAGIC 0x4c435352u
+#define RESPEC_CL_HIDDEN_PARAMS 4u
+
+typedef struct respec_cl_kernel_info {
+  const char *name;            ///< the kernel's name (OpenCL C: unmangled)
+  uint32_t numParams;          ///< parameters in the source
+  uint32_t reserved;           ///< zero
+  const uint8_t *paramIsLocal; ///< 1 for each `__local` pointer parameter
+} respec_cl_kernel_info;
+
+typedef struct respec_cl_program {
+  uint32_t magic;      ///< RESPEC_CL_PROGRAM_MAGIC
+  uint32_t numKernels; ///< entries of `kernels`
+  const respec_module *module;
+  const respec_cl_kernel_info *kernels;
+} respec_cl_program;
+
+/// Called by the constructor of each OpenCL C object.
+void __respec_cl_register_program(const respec_cl_program *program);
+
+//===----------------------------------------------------------------------===//
 // Runtime entry points called by generated device code.
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,20 @@
+// OpenCL C sources get clear errors at the user's line: a built-in respec
+// does not implement, a function that is declared but never defined, and a
+// syntax error (clang's own diagnostic).
+// RUN: not %respec -c %s -o %t.o 2>&1 | FileCheck %s
+// RUN: not %respec -c -DSYNTAX %s -o %t.o 2>&1 | FileCheck %s --check-prefix=SYNTAX
+
+#ifdef SYNTAX
+// SYNTAX: diag-opencl.cl:[[@LINE+1]]:{{[0-9]+}}: error: use of undeclared identifier 'undeclared'
+__kernel void broken(__global int *x) { x[0] = undeclared; }
+#else
+int helper(int);
+
+__kernel void unsupported(__global float *x, __global int *y) {
+  float c;
+  // CHECK: diag-opencl.cl:[[@LINE+1]]:{{[0-9]+}}: error: OpenCL C built-in 'sincos(float, float*)' is not supported by respec yet
+  x[0] = sincos(x[0], &c) + c;
+  // CHECK: diag-opencl.cl:[[@LINE+1]]:{{[0-9]+}}: error: function 'helper' is declared but not defined in this OpenCL C source
+  y[0] = helper(y[0]);
+}
+#endif
