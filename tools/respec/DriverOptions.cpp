@@ -274,7 +274,8 @@ void printDriverHelp() {
 
 USAGE: respec [options] <inputs>
 
-Inputs: .cu (CUDA), .cpp/.cc/.cxx/.c (host code), .o/.a (objects, libraries).
+Inputs: .cu (CUDA), .cl (OpenCL C kernels), .cpp/.cc/.cxx/.c (host code),
+        .o/.a (objects, libraries).
 
 Options:
   -c                      Compile only; write one object per input
