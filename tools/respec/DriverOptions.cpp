@@ -111,11 +111,13 @@ static bool disableOptimizations(StringRef list,
       pipeline.hoistUniformBarrierControl = false;
     if (all || name == "barrier-min-cut")
       pipeline.minCutAcrossBarriers = false;
+    if (all || name == "warp-interleave")
+      pipeline.interleaveWarpLanes = false;
     if (!all && name != "barrier-uniform-control" &&
-        name != "barrier-min-cut") {
+        name != "barrier-min-cut" && name != "warp-interleave") {
       errs() << "respec: error: unknown optimization '" << name
-             << "' in --disable-opt (expected all, barrier-uniform-control "
-                "or barrier-min-cut)\n";
+             << "' in --disable-opt (expected all, barrier-uniform-control, "
+                "barrier-min-cut or warp-interleave)\n";
       return false;
     }
   }
@@ -298,7 +300,7 @@ Options:
                           Stop after a stage and write the device code
   --disable-opt=<a,b,...> Turn optional optimizations off (for differential
                           testing): barrier-uniform-control, barrier-min-cut,
-                          all
+                          warp-interleave, all
   --keep                  Keep intermediate files next to the output
   -v                      Print the commands respec runs
   --version, --help

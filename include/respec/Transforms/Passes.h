@@ -32,6 +32,9 @@ struct CPUPipelineOptions {
   bool hoistUniformBarrierControl = true;
   /// Recompute values across barriers where that keeps fewer bytes.
   bool minCutAcrossBarriers = true;
+  /// Run warps of kernels with warp primitives (and no block barriers) as
+  /// interleaved lanes instead of emulating the primitives with barriers.
+  bool interleaveWarpLanes = true;
 };
 
 /// Adds the passes that lower the parallel IR to LLVM dialect for the CPU

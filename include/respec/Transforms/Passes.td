@@ -109,6 +109,22 @@ def PredicateDivergentBarriersPass
                            "arith::ArithDialect", "respec::RespecDialect"];
 }
 
+def InterleaveWarpLanesPass
+    : Pass<"respec-interleave-warp-lanes", "ModuleOp"> {
+  let summary = "Run warps of register-cache kernels as interleaved lanes";
+  let description = [{
+    For thread loops without block barriers whose warp primitives (shuffles,
+    votes, __reduce_*_sync, __syncwarp) sit under lane-invariant control,
+    emits the thread body once per lane of a full warp, operation by
+    operation, so that shuffles read other lanes' SSA values and votes
+    combine them without going through memory; LLVM's SLP vectorizer then
+    packs the lanes into SIMD registers. The partial last warp keeps a
+    thread loop of its own for the barrier-based emulation.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
+                           "arith::ArithDialect"];
+}
+
 def ExpandWarpIntrinsicsPass
     : Pass<"respec-expand-warp-intrinsics", "ModuleOp"> {
   let summary = "Implement warp primitives with barriers and shared slots";

@@ -15,8 +15,12 @@ void respec::buildRaisePipeline(OpPassManager &pm) {
 
 void respec::buildCPULoweringPipeline(OpPassManager &pm,
                                       const CPUPipelineOptions &options) {
-  // Warp primitives become barriers and exchanges through memory; the
-  // remaining NVVM intrinsics map to CPU code (or are rejected).
+  // Warps whose primitives sit under lane-invariant control run as
+  // interleaved lanes; the other warp primitives become barriers and
+  // exchanges through memory; the remaining NVVM intrinsics map to CPU code
+  // (or are rejected).
+  if (options.interleaveWarpLanes)
+    pm.addPass(createInterleaveWarpLanesPass());
   pm.addPass(createExpandWarpIntrinsicsPass());
   pm.addPass(createLowerDeviceIntrinsicsToCPUPass());
   // Barriers: uniform control first, then reducing barriers become plain

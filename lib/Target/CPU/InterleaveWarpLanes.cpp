@@ -1,0 +1,649 @@
+//===- InterleaveWarpLanes.cpp - Warps as interleaved lanes ---------------===//
+//
+// Warp-level primitives exchange values between the 32 lanes of a warp.
+// Emulating them with block barriers (ExpandWarpIntrinsics.cpp) sends every
+// exchanged value, and every value live across it, through memory, and
+// splits the thread loop twice per primitive. This pass handles the common
+// case where that is not needed: a thread loop without block barriers whose
+// warp primitives are reached under control flow that is the same for every
+// lane (the warp register-cache idiom: unrolled loops over per-thread
+// arrays, shuffles at the top level or in uniform loops).
+//
+// Such a loop runs one full warp at a time, with the 32 lanes interleaved:
+// each operation of the thread body is emitted once per lane (once in all
+// for lane-invariant pure operations), so that all lanes finish an operation
+// before any starts the next, as on a GPU. A shuffle then reads another
+// lane's SSA value directly (a compile-time choice when its operands are
+// constants, a vector element otherwise), and votes and reductions combine
+// the 32 values; LLVM's SLP vectorizer turns the 32 copies into SIMD code.
+// Control flow that contains a warp primitive must be lane-invariant and is
+// emitted once around the interleaved lanes; other control flow is emitted
+// per lane. The threads of a partial last warp run the original body in a
+// thread loop of their own, which the barrier emulation handles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Dialect/RespecDialect.h"
+#include "respec/Transforms/BarrierIntrinsics.h"
+#include "respec/Transforms/Passes.h"
+#include "respec/Transforms/ThreadLoopUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::respec {
+#define GEN_PASS_DEF_INTERLEAVEWARPLANESPASS
+#include "respec/Transforms/Passes.h.inc"
+} // namespace mlir::respec
+
+using namespace mlir;
+using namespace mlir::respec;
+
+namespace {
+constexpr unsigned kWarpSize = 32;
+
+/// Warp primitives this pass can express on interleaved lanes.
+bool isInterleavable(WarpIntrinsicKind kind) {
+  switch (kind) {
+  case WarpIntrinsicKind::ShuffleIdx:
+  case WarpIntrinsicKind::ShuffleUp:
+  case WarpIntrinsicKind::ShuffleDown:
+  case WarpIntrinsicKind::ShuffleXor:
+  case WarpIntrinsicKind::Ballot:
+  case WarpIntrinsicKind::Any:
+  case WarpIntrinsicKind::All:
+  case WarpIntrinsicKind::Uniform:
+  case WarpIntrinsicKind::Reduce:
+  case WarpIntrinsicKind::SyncWarp:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool containsWarpPrimitive(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return getWarpPrimitiveKind(nested) ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+bool isRegionFreePure(Operation *op) {
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op);
+}
+
+//===----------------------------------------------------------------------===//
+// Eligibility
+//===----------------------------------------------------------------------===//
+
+/// Decides whether a thread loop can run as interleaved warps: no block
+/// barriers, only single-block regions, only primitives this pass
+/// implements, and lane-invariant control around every primitive.
+class EligibilityCheck {
+public:
+  explicit EligibilityCheck(scf::ParallelOp loop) : loop(loop) {}
+
+  bool run() {
+    bool hasPrimitive = false;
+    WalkResult result = loop.getBody()->walk([&](Operation *op) {
+      if (isa<BarrierOp, ReduceBarrierOp>(op))
+        return WalkResult::interrupt();
+      for (Region &region : op->getRegions())
+        if (!region.hasOneBlock() && !region.empty())
+          return WalkResult::interrupt();
+      if (auto kind = getWarpPrimitiveKind(op)) {
+        hasPrimitive = true;
+        if (!isInterleavable(*kind))
+          return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return hasPrimitive && !result.wasInterrupted() &&
+           checkBlock(*loop.getBody());
+  }
+
+private:
+  /// Values the same in every lane: defined outside the thread loop, the
+  /// induction variable of a loop emitted once for all lanes, or computed
+  /// from such values by pure operations.
+  bool isLaneInvariant(Value value) {
+    if (!loop->isProperAncestor(value.getParentBlock()->getParentOp()) &&
+        value.getParentBlock() != loop.getBody())
+      return true;
+    if (invariant.contains(value))
+      return true;
+    auto [cached, inserted] = known.try_emplace(value, false);
+    if (!inserted)
+      return cached->second;
+    Operation *def = value.getDefiningOp();
+    bool result =
+        def && isRegionFreePure(def) && !getWarpPrimitiveKind(def) &&
+        llvm::all_of(def->getOperands(),
+                     [&](Value operand) { return isLaneInvariant(operand); });
+    known[value] = result;
+    return result;
+  }
+
+  bool checkBlock(Block &block) {
+    for (Operation &op : block) {
+      if (op.getNumRegions() == 0 || !containsWarpPrimitive(&op))
+        continue;
+      if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+        if (!isLaneInvariant(forOp.getLowerBound()) ||
+            !isLaneInvariant(forOp.getUpperBound()) ||
+            !isLaneInvariant(forOp.getStep()))
+          return false;
+        invariant.insert(forOp.getInductionVar());
+      } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        if (!isLaneInvariant(ifOp.getCondition()))
+          return false;
+      } else if (!isa<scf::ExecuteRegionOp>(op)) {
+        return false;
+      }
+      for (Region &region : op.getRegions())
+        if (!region.empty() && !checkBlock(region.front()))
+          return false;
+    }
+    return true;
+  }
+
+  scf::ParallelOp loop;
+  DenseSet<Value> invariant;
+  DenseMap<Value, bool> known;
+};
+
+//===----------------------------------------------------------------------===//
+// Interleaving
+//===----------------------------------------------------------------------===//
+
+Value constI32(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+
+/// Emits the thread body once per lane of a full warp.
+class LaneInterleaver {
+public:
+  LaneInterleaver(OpBuilder &builder, Operation *allocaAnchor)
+      : b(builder), allocaAnchor(allocaAnchor), lanes(kWarpSize) {}
+
+  IRMapping &lane(unsigned i) { return lanes[i]; }
+
+  /// Emits the operations of `block` but its terminator.
+  void emitBlock(Block &block) {
+    for (Operation &op : block.without_terminator())
+      emitOp(&op);
+  }
+
+private:
+  Value at(unsigned i, Value value) { return lanes[i].lookupOrDefault(value); }
+
+  bool isUniform(Operation *op) {
+    return llvm::all_of(op->getOperands(), [&](Value operand) {
+      Value first = at(0, operand);
+      for (unsigned i = 1; i < kWarpSize; ++i)
+        if (at(i, operand) != first)
+          return false;
+      return true;
+    });
+  }
+
+  void mapResults(unsigned i, Operation *from, ValueRange to) {
+    for (auto [old, now] : llvm::zip(from->getResults(), to))
+      lanes[i].map(old, now);
+  }
+
+  void emitOp(Operation *op) {
+    if (std::optional<WarpIntrinsicKind> kind = getWarpPrimitiveKind(op))
+      return emitPrimitive(op, *kind);
+    if (op->getNumRegions() == 0) {
+      if (isRegionFreePure(op) && isUniform(op)) {
+        Operation *clone = b.clone(*op, lanes[0]);
+        for (unsigned i = 1; i < kWarpSize; ++i)
+          mapResults(i, op, clone->getResults());
+        return;
+      }
+      // A fixed-size local variable of each lane lives for the whole
+      // launch of the block, outside the loop over warps.
+      if (auto alloca = dyn_cast<LLVM::AllocaOp>(op);
+          alloca && matchPattern(alloca.getArraySize(), m_Constant())) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(allocaAnchor);
+        for (unsigned i = 0; i < kWarpSize; ++i) {
+          IRMapping sizeOnly;
+          Operation *size = b.clone(*alloca.getArraySize().getDefiningOp());
+          sizeOnly.map(alloca.getArraySize(), size->getResult(0));
+          mapResults(i, op, b.clone(*op, sizeOnly)->getResults());
+        }
+        return;
+      }
+    }
+    if (op->getNumRegions() == 0 || !containsWarpPrimitive(op)) {
+      for (unsigned i = 0; i < kWarpSize; ++i)
+        b.clone(*op, lanes[i]);
+      return;
+    }
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      return emitFor(forOp);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      return emitIf(ifOp);
+    return emitExecuteRegion(cast<scf::ExecuteRegionOp>(op));
+  }
+
+  /// The operands of `values` for every lane, lane after lane.
+  SmallVector<Value> allLanes(ValueRange values) {
+    SmallVector<Value> result;
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      for (Value value : values)
+        result.push_back(at(i, value));
+    return result;
+  }
+
+  SmallVector<Type> allLaneTypes(TypeRange types) {
+    SmallVector<Type> result;
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      result.append(types.begin(), types.end());
+    return result;
+  }
+
+  void mapAllLaneResults(Operation *from, ValueRange to) {
+    unsigned n = from->getNumResults();
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      mapResults(i, from, to.slice(i * n, n));
+  }
+
+  /// Emits `region`'s block into the (empty) block of `target`, ending in
+  /// a yield of every lane's yielded values.
+  template <typename YieldOp>
+  void emitRegionBody(Block &source, Block &target) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(&target);
+    emitBlock(source);
+    YieldOp::create(b, source.getTerminator()->getLoc(),
+                    allLanes(source.getTerminator()->getOperands()));
+  }
+
+  void emitFor(scf::ForOp forOp) {
+    auto loop = scf::ForOp::create(
+        b, forOp.getLoc(), at(0, forOp.getLowerBound()),
+        at(0, forOp.getUpperBound()), at(0, forOp.getStep()),
+        allLanes(forOp.getInitArgs()));
+    Block *body = loop.getBody();
+    unsigned n = forOp.getNumRegionIterArgs();
+    for (unsigned i = 0; i < kWarpSize; ++i) {
+      lanes[i].map(forOp.getInductionVar(), loop.getInductionVar());
+      for (unsigned j = 0; j < n; ++j)
+        lanes[i].map(forOp.getRegionIterArg(j),
+                     loop.getRegionIterArg(i * n + j));
+    }
+    // Replace the builder-made terminator by the interleaved one.
+    if (!body->empty())
+      body->getTerminator()->erase();
+    emitRegionBody<scf::YieldOp>(*forOp.getBody(), *body);
+    mapAllLaneResults(forOp, loop.getResults());
+  }
+
+  void emitIf(scf::IfOp ifOp) {
+    auto newIf = scf::IfOp::create(
+        b, ifOp.getLoc(), allLaneTypes(ifOp.getResultTypes()),
+        at(0, ifOp.getCondition()), /*addThenBlock=*/true,
+        /*addElseBlock=*/!ifOp.getElseRegion().empty());
+    auto fill = [&](Region &source, Region &target) {
+      Block *block = &target.front();
+      if (!block->empty())
+        block->getTerminator()->erase();
+      emitRegionBody<scf::YieldOp>(source.front(), *block);
+    };
+    fill(ifOp.getThenRegion(), newIf.getThenRegion());
+    if (!ifOp.getElseRegion().empty())
+      fill(ifOp.getElseRegion(), newIf.getElseRegion());
+    mapAllLaneResults(ifOp, newIf.getResults());
+  }
+
+  void emitExecuteRegion(scf::ExecuteRegionOp op) {
+    auto region = scf::ExecuteRegionOp::create(
+        b, op.getLoc(), allLaneTypes(op.getResultTypes()));
+    Block *block = b.createBlock(&region.getRegion());
+    b.setInsertionPointAfter(region);
+    emitRegionBody<scf::YieldOp>(op.getRegion().front(), *block);
+    mapAllLaneResults(op, region.getResults());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Warp primitives
+  //===--------------------------------------------------------------------===//
+
+  static ValueRange arguments(Operation *call) {
+    if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(call))
+      return intrinsic.getArgs();
+    return cast<LLVM::CallOp>(call).getArgOperands();
+  }
+
+  void emitPrimitive(Operation *op, WarpIntrinsicKind kind) {
+    ValueRange args = arguments(op);
+    switch (kind) {
+    case WarpIntrinsicKind::SyncWarp:
+      // Interleaved lanes already finish each operation together.
+      return;
+    case WarpIntrinsicKind::Reduce:
+      return emitReduce(op, args[0], args[1]);
+    case WarpIntrinsicKind::Ballot:
+    case WarpIntrinsicKind::Any:
+    case WarpIntrinsicKind::All:
+    case WarpIntrinsicKind::Uniform:
+      return emitVote(op, kind, args[0], args[1]);
+    default:
+      return emitShuffle(op, kind, args[1], args[2], args[3]);
+    }
+  }
+
+  /// PTX's source lane of shfl.sync for lane `lane`, or nullopt when the
+  /// source is invalid (the lane keeps its own value).
+  static std::optional<unsigned> shuffleSource(WarpIntrinsicKind kind,
+                                               int32_t lane, int32_t b,
+                                               int32_t c) {
+    int32_t segmask = (c >> 8) & 31;
+    int32_t minLane = lane & segmask;
+    int32_t maxLane = minLane | (c & 31 & ~segmask);
+    int32_t source;
+    bool valid;
+    switch (kind) {
+    case WarpIntrinsicKind::ShuffleIdx:
+      source = minLane | (b & 31 & ~segmask);
+      valid = source <= maxLane;
+      break;
+    case WarpIntrinsicKind::ShuffleUp:
+      source = int32_t(uint32_t(lane) - uint32_t(b));
+      valid = source >= maxLane;
+      break;
+    case WarpIntrinsicKind::ShuffleDown:
+      source = int32_t(uint32_t(lane) + uint32_t(b));
+      valid = source <= maxLane;
+      break;
+    default:
+      source = lane ^ b;
+      valid = source <= maxLane;
+      break;
+    }
+    if (!valid || source < 0 || source >= int32_t(kWarpSize))
+      return std::nullopt;
+    return unsigned(source);
+  }
+
+  /// The same computation on runtime operands: {source lane, valid}.
+  std::pair<Value, Value> shuffleSource(Location loc, WarpIntrinsicKind kind,
+                                        unsigned laneIndex, Value bValue,
+                                        Value cValue) {
+    Value lane = constI32(b, loc, laneIndex);
+    Value c31 = constI32(b, loc, 31);
+    Value segmask = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, cValue, constI32(b, loc, 8)),
+        c31);
+    Value notSegmask =
+        arith::XOrIOp::create(b, loc, segmask, constI32(b, loc, -1));
+    Value minLane = arith::AndIOp::create(b, loc, lane, segmask);
+    Value maxLane = arith::OrIOp::create(
+        b, loc, minLane,
+        arith::AndIOp::create(
+            b, loc, arith::AndIOp::create(b, loc, cValue, c31), notSegmask));
+    Value source, valid;
+    switch (kind) {
+    case WarpIntrinsicKind::ShuffleIdx:
+      source = arith::OrIOp::create(
+          b, loc, minLane,
+          arith::AndIOp::create(
+              b, loc, arith::AndIOp::create(b, loc, bValue, c31), notSegmask));
+      valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, source,
+                                    maxLane);
+      break;
+    case WarpIntrinsicKind::ShuffleUp:
+      source = arith::SubIOp::create(b, loc, lane, bValue);
+      valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, source,
+                                    maxLane);
+      break;
+    case WarpIntrinsicKind::ShuffleDown:
+      source = arith::AddIOp::create(b, loc, lane, bValue);
+      valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, source,
+                                    maxLane);
+      break;
+    default:
+      source = arith::XOrIOp::create(b, loc, lane, bValue);
+      valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, source,
+                                    maxLane);
+      break;
+    }
+    Value inWarp = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         source, constI32(b, loc, kWarpSize));
+    valid = arith::AndIOp::create(b, loc, valid, inWarp);
+    return {arith::AndIOp::create(b, loc, source, c31), valid};
+  }
+
+  void emitShuffle(Operation *op, WarpIntrinsicKind kind, Value value,
+                   Value bOperand, Value cOperand) {
+    Location loc = op->getLoc();
+    Value vector;
+    auto buildVector = [&]() {
+      if (vector)
+        return vector;
+      auto type = VectorType::get({kWarpSize}, value.getType());
+      vector = LLVM::PoisonOp::create(b, loc, type);
+      for (unsigned j = 0; j < kWarpSize; ++j)
+        vector = LLVM::InsertElementOp::create(b, loc, vector, at(j, value),
+                                               constI32(b, loc, j));
+      return vector;
+    };
+    for (unsigned i = 0; i < kWarpSize; ++i) {
+      APInt bConst, cConst;
+      Value result;
+      if (matchPattern(at(i, bOperand), m_ConstantInt(&bConst)) &&
+          matchPattern(at(i, cOperand), m_ConstantInt(&cConst))) {
+        std::optional<unsigned> source =
+            shuffleSource(kind, i, int32_t(bConst.getSExtValue()),
+                          int32_t(cConst.getSExtValue()));
+        result = at(source.value_or(i), value);
+      } else {
+        auto [source, valid] =
+            shuffleSource(loc, kind, i, at(i, bOperand), at(i, cOperand));
+        Value read =
+            LLVM::ExtractElementOp::create(b, loc, buildVector(), source);
+        result = arith::SelectOp::create(b, loc, valid, read, at(i, value));
+      }
+      lanes[i].map(op->getResult(0), result);
+    }
+  }
+
+  /// Bit j set when lane j's predicate holds.
+  Value buildBallot(Location loc, Value predicate) {
+    Value bits = constI32(b, loc, 0);
+    for (unsigned j = 0; j < kWarpSize; ++j) {
+      Value bit = arith::SelectOp::create(b, loc, at(j, predicate),
+                                          constI32(b, loc, 1u << j),
+                                          constI32(b, loc, 0));
+      bits = arith::OrIOp::create(b, loc, bits, bit);
+    }
+    return bits;
+  }
+
+  void emitVote(Operation *op, WarpIntrinsicKind kind, Value mask,
+                Value predicate) {
+    Location loc = op->getLoc();
+    Value bits = buildBallot(loc, predicate);
+    Value zero = constI32(b, loc, 0);
+    for (unsigned i = 0; i < kWarpSize; ++i) {
+      // A full warp: the participants are the lanes of the mask.
+      Value participants = at(i, mask);
+      Value ballot = arith::AndIOp::create(b, loc, bits, participants);
+      Value result;
+      switch (kind) {
+      case WarpIntrinsicKind::Ballot:
+        result = ballot;
+        break;
+      case WarpIntrinsicKind::Any:
+        result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                       ballot, zero);
+        break;
+      case WarpIntrinsicKind::All:
+        result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       ballot, participants);
+        break;
+      default:
+        result = arith::OrIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ballot,
+                                  zero),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ballot,
+                                  participants));
+        break;
+      }
+      lanes[i].map(op->getResult(0), result);
+    }
+  }
+
+  Value reduceIdentity(Location loc, StringRef kind) {
+    if (kind == "min")
+      return constI32(b, loc, INT32_MAX);
+    if (kind == "max")
+      return constI32(b, loc, INT32_MIN);
+    if (kind == "umin" || kind == "and")
+      return constI32(b, loc, -1);
+    return constI32(b, loc, 0);
+  }
+
+  Value reduceCombine(Location loc, StringRef kind, Value x, Value y) {
+    if (kind == "add")
+      return arith::AddIOp::create(b, loc, x, y);
+    if (kind == "min")
+      return arith::MinSIOp::create(b, loc, x, y);
+    if (kind == "max")
+      return arith::MaxSIOp::create(b, loc, x, y);
+    if (kind == "umin")
+      return arith::MinUIOp::create(b, loc, x, y);
+    if (kind == "umax")
+      return arith::MaxUIOp::create(b, loc, x, y);
+    if (kind == "and")
+      return arith::AndIOp::create(b, loc, x, y);
+    if (kind == "or")
+      return arith::OrIOp::create(b, loc, x, y);
+    return arith::XOrIOp::create(b, loc, x, y);
+  }
+
+  void emitReduce(Operation *op, Value value, Value mask) {
+    Location loc = op->getLoc();
+    StringRef kind =
+        cast<LLVM::CallIntrinsicOp>(op).getIntrin().rsplit('.').second;
+    // Lanes usually pass the same mask: combine once per distinct mask.
+    DenseMap<Value, Value> byMask;
+    for (unsigned i = 0; i < kWarpSize; ++i) {
+      Value laneMask = at(i, mask);
+      Value &result = byMask[laneMask];
+      if (!result) {
+        result = reduceIdentity(loc, kind);
+        for (unsigned j = 0; j < kWarpSize; ++j) {
+          Value bit = arith::AndIOp::create(
+              b, loc,
+              arith::ShRUIOp::create(b, loc, laneMask, constI32(b, loc, j)),
+              constI32(b, loc, 1));
+          Value member = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ne, bit, constI32(b, loc, 0));
+          result = arith::SelectOp::create(
+              b, loc, member, reduceCombine(loc, kind, result, at(j, value)),
+              result);
+        }
+      }
+      lanes[i].map(op->getResult(0), result);
+    }
+  }
+
+  OpBuilder &b;
+  Operation *allocaAnchor;
+  SmallVector<IRMapping> lanes;
+};
+
+//===----------------------------------------------------------------------===//
+// The thread loop around it
+//===----------------------------------------------------------------------===//
+
+/// (z, y, x) thread indices of linear thread id `linear` in a block of
+/// `upper` = (bz, by, bx) threads, in the loop's induction-variable order.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ValueRange upper) {
+  SmallVector<Value> ivs(upper.size());
+  Value rest = linear;
+  for (int d = upper.size() - 1; d > 0; --d) {
+    ivs[d] = arith::RemUIOp::create(b, loc, rest, upper[d]);
+    rest = arith::DivUIOp::create(b, loc, rest, upper[d]);
+  }
+  ivs[0] = rest;
+  return ivs;
+}
+
+/// Rewrites `loop` as full warps of interleaved lanes followed by a thread
+/// loop over the threads of the partial last warp.
+void interleaveThreadLoop(scf::ParallelOp loop) {
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value count = buildThreadCount(b, loc, loop);
+  Value warpSize = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value fullWarps = arith::DivUIOp::create(b, loc, count, warpSize);
+  Value fullThreads = arith::MulIOp::create(b, loc, fullWarps, warpSize);
+
+  auto warps = scf::ForOp::create(b, loc, zero, fullWarps, one);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(warps.getBody()->getTerminator());
+    LaneInterleaver interleaver(b, warps);
+    Value base =
+        arith::MulIOp::create(b, loc, warps.getInductionVar(), warpSize);
+    for (unsigned i = 0; i < kWarpSize; ++i) {
+      Value linear = arith::AddIOp::create(
+          b, loc, base, arith::ConstantIndexOp::create(b, loc, i));
+      SmallVector<Value> ivs =
+          delinearize(b, loc, linear, loop.getUpperBound());
+      for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
+        interleaver.lane(i).map(iv, value);
+    }
+    interleaver.emitBlock(*loop.getBody());
+  }
+
+  // The partial warp: a thread loop of its own, indexed from the first
+  // thread past the full warps.
+  Value rest = arith::SubIOp::create(b, loc, count, fullThreads);
+  auto partial = scf::ParallelOp::create(b, loc, ValueRange{zero},
+                                         ValueRange{rest}, ValueRange{one});
+  partial->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = partial.getBody();
+    b.setInsertionPointToStart(body);
+    Value linear = arith::AddIOp::create(b, loc, fullThreads,
+                                         partial.getInductionVars()[0]);
+    IRMapping mapping;
+    for (auto [iv, value] :
+         llvm::zip(loop.getInductionVars(),
+                   delinearize(b, loc, linear, loop.getUpperBound())))
+      mapping.map(iv, value);
+    b.setInsertionPoint(body->getTerminator());
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, mapping);
+  }
+  loop.erase();
+}
+
+struct InterleaveWarpLanesPass
+    : public respec::impl::InterleaveWarpLanesPassBase<
+          InterleaveWarpLanesPass> {
+  void runOnOperation() override {
+    for (scf::ParallelOp loop : collectThreadLoops(getOperation()))
+      if (EligibilityCheck(loop).run())
+        interleaveThreadLoop(loop);
+  }
+};
+} // namespace
