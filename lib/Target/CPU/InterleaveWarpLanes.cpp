@@ -35,6 +35,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::respec {
 #define GEN_PASS_DEF_INTERLEAVEWARPLANESPASS
@@ -167,7 +170,39 @@ Value constI32(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
 }
 
-/// Emits the thread body once per lane of a full warp.
+/// The element types a lane-varying value may have in vector form.
+bool isVectorElementType(Type type) {
+  return isa<FloatType>(type) ||
+         (isa<IntegerType>(type) && type.getIntOrFloatBitWidth() <= 64);
+}
+
+/// Elementwise operations that accept vectors of their scalar types.
+bool isElementwise(Operation *op) {
+  if (op->getDialect()->getNamespace() == "arith")
+    return op->hasTrait<OpTrait::Elementwise>();
+  static const llvm::StringSet<> llvmOps = {
+      "llvm.fadd",  "llvm.fsub",  "llvm.fmul",   "llvm.fdiv",   "llvm.frem",
+      "llvm.fneg",  "llvm.add",   "llvm.sub",    "llvm.mul",    "llvm.udiv",
+      "llvm.sdiv",  "llvm.urem",  "llvm.srem",   "llvm.and",    "llvm.or",
+      "llvm.xor",   "llvm.shl",   "llvm.lshr",   "llvm.ashr",   "llvm.icmp",
+      "llvm.fcmp",  "llvm.select", "llvm.sext",  "llvm.zext",   "llvm.trunc",
+      "llvm.fpext", "llvm.fptrunc", "llvm.sitofp", "llvm.uitofp",
+      "llvm.fptosi", "llvm.fptoui", "llvm.freeze",
+      "llvm.intr.fma", "llvm.intr.fmuladd", "llvm.intr.fabs",
+      "llvm.intr.sqrt", "llvm.intr.minnum", "llvm.intr.maxnum",
+      "llvm.intr.minimum", "llvm.intr.maximum", "llvm.intr.copysign",
+      "llvm.intr.floor", "llvm.intr.ceil", "llvm.intr.trunc",
+      "llvm.intr.rint", "llvm.intr.round", "llvm.intr.roundeven",
+      "llvm.intr.nearbyint", "llvm.intr.smax", "llvm.intr.smin",
+      "llvm.intr.umax", "llvm.intr.umin", "llvm.intr.ctpop",
+      "llvm.intr.bitreverse", "llvm.intr.fshl", "llvm.intr.fshr"};
+  return llvmOps.contains(op->getName().getStringRef());
+}
+
+/// Emits the thread body once per lane of a full warp. A lane-varying value
+/// lives either as one scalar per lane (`lanes[i]` maps it) or as a vector
+/// of the 32 lanes (`vectors` maps it), converted on demand: elementwise
+/// pure operations are emitted once on vectors, everything else per lane.
 class LaneInterleaver {
 public:
   LaneInterleaver(OpBuilder &builder, Operation *allocaAnchor)
@@ -182,21 +217,116 @@ public:
   }
 
 private:
-  Value at(unsigned i, Value value) { return lanes[i].lookupOrDefault(value); }
+  /// Lane `i`'s scalar of `value`.
+  Value at(unsigned i, Value value) {
+    ensureScalars(value);
+    return lanes[i].lookupOrDefault(value);
+  }
+
+  /// Gives a vector-form value its 32 scalars, extracted right after the
+  /// vector is defined so that they dominate every later use.
+  void ensureScalars(Value value) {
+    auto it = vectors.find(value);
+    if (it == vectors.end() || lanes[0].contains(value))
+      return;
+    Value vector = it->second;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfterValue(vector);
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      lanes[i].map(value, LLVM::ExtractElementOp::create(
+                              b, vector.getLoc(), vector,
+                              constI32(b, vector.getLoc(), i)));
+  }
+
+  bool hasVectorForm(Value value) { return vectors.contains(value); }
+
+  /// Whether every lane sees the same `value`.
+  bool isUniformValue(Value value) {
+    if (hasVectorForm(value))
+      return false;
+    Value first = lanes[0].lookupOrDefault(value);
+    for (unsigned i = 1; i < kWarpSize; ++i)
+      if (lanes[i].lookupOrDefault(value) != first)
+        return false;
+    return true;
+  }
 
   bool isUniform(Operation *op) {
-    return llvm::all_of(op->getOperands(), [&](Value operand) {
-      Value first = at(0, operand);
-      for (unsigned i = 1; i < kWarpSize; ++i)
-        if (at(i, operand) != first)
-          return false;
-      return true;
-    });
+    return llvm::all_of(op->getOperands(),
+                        [&](Value v) { return isUniformValue(v); });
+  }
+
+  /// True if `block` is `ancestor` or nested in it.
+  static bool isWithin(Block *block, Block *ancestor) {
+    for (; block; block = block->getParentOp() ? block->getParentOp()->getBlock()
+                                                : nullptr)
+      if (block == ancestor)
+        return true;
+    return false;
+  }
+
+  /// The 32 lanes of `value` as a vector, built (and cached) at the
+  /// insertion point from the lanes' scalars if needed.
+  Value vectorOf(Value value) {
+    if (auto it = vectors.find(value); it != vectors.end())
+      return it->second;
+    Location loc = value.getLoc();
+    auto type = VectorType::get({kWarpSize}, value.getType());
+    auto cached = built.find(value);
+    if (cached != built.end() &&
+        isWithin(b.getInsertionBlock(), cached->second.getParentBlock()))
+      return cached->second;
+    Value vector = LLVM::PoisonOp::create(b, loc, type);
+    if (isUniformValue(value)) {
+      vector = LLVM::InsertElementOp::create(b, loc, vector, at(0, value),
+                                             constI32(b, loc, 0));
+      vector = LLVM::ShuffleVectorOp::create(
+          b, loc, vector, vector, SmallVector<int32_t>(kWarpSize, 0));
+    } else {
+      for (unsigned i = 0; i < kWarpSize; ++i)
+        vector = LLVM::InsertElementOp::create(b, loc, vector, at(i, value),
+                                               constI32(b, loc, i));
+    }
+    built[value] = vector;
+    return vector;
   }
 
   void mapResults(unsigned i, Operation *from, ValueRange to) {
     for (auto [old, now] : llvm::zip(from->getResults(), to))
       lanes[i].map(old, now);
+  }
+
+  /// Makes every value `op` uses (including inside its regions) available
+  /// as per-lane scalars.
+  void prepareScalarOperands(Operation *op) {
+    for (Value operand : op->getOperands())
+      ensureScalars(operand);
+    if (op->getNumRegions() == 0)
+      return;
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    for (Value value : captured)
+      ensureScalars(value);
+  }
+
+  bool isVectorizable(Operation *op) {
+    if (op->getNumResults() != 1 || !isElementwise(op))
+      return false;
+    if (!isVectorElementType(op->getResult(0).getType()))
+      return false;
+    return llvm::all_of(op->getOperands(), [&](Value v) {
+      return isVectorElementType(v.getType());
+    });
+  }
+
+  void emitVectorOp(Operation *op) {
+    IRMapping mapping;
+    for (Value operand : op->getOperands())
+      mapping.map(operand, vectorOf(operand));
+    Operation *clone = b.clone(*op, mapping);
+    Value result = clone->getResult(0);
+    result.setType(VectorType::get({kWarpSize}, result.getType()));
+    vectors[op->getResult(0)] = result;
   }
 
   void emitOp(Operation *op) {
@@ -209,6 +339,8 @@ private:
           mapResults(i, op, clone->getResults());
         return;
       }
+      if (isRegionFreePure(op) && isVectorizable(op))
+        return emitVectorOp(op);
       // A fixed-size local variable of each lane lives for the whole
       // launch of the block, outside the loop over warps.
       if (auto alloca = dyn_cast<LLVM::AllocaOp>(op);
@@ -224,7 +356,11 @@ private:
         return;
       }
     }
+    if (op->getNumRegions() != 0 && !containsWarpPrimitive(op))
+      if (auto ifOp = dyn_cast<scf::IfOp>(op))
+        return emitPerLaneIf(ifOp);
     if (op->getNumRegions() == 0 || !containsWarpPrimitive(op)) {
+      prepareScalarOperands(op);
       for (unsigned i = 0; i < kWarpSize; ++i)
         b.clone(*op, lanes[i]);
       return;
@@ -236,83 +372,148 @@ private:
     return emitExecuteRegion(cast<scf::ExecuteRegionOp>(op));
   }
 
-  /// The operands of `values` for every lane, lane after lane.
-  SmallVector<Value> allLanes(ValueRange values) {
+  /// A lane-dependent `if` runs per lane; the pure, speculatable operations
+  /// at the top of its branches are hoisted in front of it first, where
+  /// they run for every lane as vector code (clang sinks computations into
+  /// the branch that stores their result, e.g. `if (inRange) out[i] = ...`).
+  void emitPerLaneIf(scf::IfOp ifOp) {
+    DenseSet<Operation *> hoisted;
+    for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+      if (region->empty())
+        continue;
+      for (Operation &op : region->front().without_terminator()) {
+        bool operandsReady = llvm::all_of(op.getOperands(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return def ? hoisted.contains(def) || !ifOp->isAncestor(def)
+                     : !ifOp->isAncestor(v.getParentBlock()->getParentOp());
+        });
+        if (!operandsReady || !isRegionFreePure(&op) || !isSpeculatable(&op))
+          continue;
+        emitOp(&op);
+        hoisted.insert(&op);
+      }
+    }
+    prepareScalarOperands(ifOp);
+    for (Operation *op : hoisted)
+      for (Value result : op->getResults())
+        ensureScalars(result);
+    for (unsigned i = 0; i < kWarpSize; ++i) {
+      auto clone = scf::IfOp::create(
+          b, ifOp.getLoc(), ifOp.getResultTypes(), at(i, ifOp.getCondition()),
+          /*addThenBlock=*/true,
+          /*addElseBlock=*/!ifOp.getElseRegion().empty());
+      auto fill = [&](Region &source, Region &target) {
+        Block *block = &target.front();
+        if (!block->empty())
+          block->getTerminator()->erase();
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToEnd(block);
+        for (Operation &op : source.front())
+          if (!hoisted.contains(&op))
+            b.clone(op, lanes[i]);
+      };
+      fill(ifOp.getThenRegion(), clone.getThenRegion());
+      if (!ifOp.getElseRegion().empty())
+        fill(ifOp.getElseRegion(), clone.getElseRegion());
+      mapResults(i, ifOp, clone.getResults());
+    }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Region operations around warp primitives, emitted once for all lanes.
+  // Each lane-varying value they carry (iteration arguments, results) is a
+  // vector when its type allows, else one value per lane.
+  //===--------------------------------------------------------------------===//
+
+  SmallVector<Value> carriedOperands(ValueRange values) {
     SmallVector<Value> result;
-    for (unsigned i = 0; i < kWarpSize; ++i)
-      for (Value value : values)
+    for (Value value : values) {
+      if (isVectorElementType(value.getType())) {
+        result.push_back(vectorOf(value));
+        continue;
+      }
+      for (unsigned i = 0; i < kWarpSize; ++i)
         result.push_back(at(i, value));
+    }
     return result;
   }
 
-  SmallVector<Type> allLaneTypes(TypeRange types) {
+  SmallVector<Type> carriedTypes(TypeRange types) {
     SmallVector<Type> result;
-    for (unsigned i = 0; i < kWarpSize; ++i)
-      result.append(types.begin(), types.end());
+    for (Type type : types) {
+      if (isVectorElementType(type))
+        result.push_back(VectorType::get({kWarpSize}, type));
+      else
+        result.append(kWarpSize, type);
+    }
     return result;
   }
 
-  void mapAllLaneResults(Operation *from, ValueRange to) {
-    unsigned n = from->getNumResults();
-    for (unsigned i = 0; i < kWarpSize; ++i)
-      mapResults(i, from, to.slice(i * n, n));
+  /// Binds `originals` to the carried values `carried` (as laid out by
+  /// carriedOperands).
+  void bindCarried(ValueRange originals, ValueRange carried) {
+    unsigned next = 0;
+    for (Value original : originals) {
+      if (isVectorElementType(original.getType())) {
+        vectors[original] = carried[next++];
+        continue;
+      }
+      for (unsigned i = 0; i < kWarpSize; ++i)
+        lanes[i].map(original, carried[next++]);
+    }
   }
 
-  /// Emits `region`'s block into the (empty) block of `target`, ending in
-  /// a yield of every lane's yielded values.
-  template <typename YieldOp>
+  /// Emits `source` (but its terminator) at the end of `target`, then a
+  /// yield of the carried form of what `source` yields.
   void emitRegionBody(Block &source, Block &target) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToEnd(&target);
     emitBlock(source);
-    YieldOp::create(b, source.getTerminator()->getLoc(),
-                    allLanes(source.getTerminator()->getOperands()));
+    Operation *yield = source.getTerminator();
+    scf::YieldOp::create(b, yield->getLoc(),
+                         carriedOperands(yield->getOperands()));
   }
 
   void emitFor(scf::ForOp forOp) {
     auto loop = scf::ForOp::create(
         b, forOp.getLoc(), at(0, forOp.getLowerBound()),
         at(0, forOp.getUpperBound()), at(0, forOp.getStep()),
-        allLanes(forOp.getInitArgs()));
+        carriedOperands(forOp.getInitArgs()));
     Block *body = loop.getBody();
-    unsigned n = forOp.getNumRegionIterArgs();
-    for (unsigned i = 0; i < kWarpSize; ++i) {
+    for (unsigned i = 0; i < kWarpSize; ++i)
       lanes[i].map(forOp.getInductionVar(), loop.getInductionVar());
-      for (unsigned j = 0; j < n; ++j)
-        lanes[i].map(forOp.getRegionIterArg(j),
-                     loop.getRegionIterArg(i * n + j));
-    }
+    bindCarried(forOp.getRegionIterArgs(), loop.getRegionIterArgs());
     // Replace the builder-made terminator by the interleaved one.
     if (!body->empty())
       body->getTerminator()->erase();
-    emitRegionBody<scf::YieldOp>(*forOp.getBody(), *body);
-    mapAllLaneResults(forOp, loop.getResults());
+    emitRegionBody(*forOp.getBody(), *body);
+    bindCarried(forOp.getResults(), loop.getResults());
   }
 
   void emitIf(scf::IfOp ifOp) {
     auto newIf = scf::IfOp::create(
-        b, ifOp.getLoc(), allLaneTypes(ifOp.getResultTypes()),
+        b, ifOp.getLoc(), carriedTypes(ifOp.getResultTypes()),
         at(0, ifOp.getCondition()), /*addThenBlock=*/true,
         /*addElseBlock=*/!ifOp.getElseRegion().empty());
     auto fill = [&](Region &source, Region &target) {
       Block *block = &target.front();
       if (!block->empty())
         block->getTerminator()->erase();
-      emitRegionBody<scf::YieldOp>(source.front(), *block);
+      emitRegionBody(source.front(), *block);
     };
     fill(ifOp.getThenRegion(), newIf.getThenRegion());
     if (!ifOp.getElseRegion().empty())
       fill(ifOp.getElseRegion(), newIf.getElseRegion());
-    mapAllLaneResults(ifOp, newIf.getResults());
+    bindCarried(ifOp.getResults(), newIf.getResults());
   }
 
   void emitExecuteRegion(scf::ExecuteRegionOp op) {
     auto region = scf::ExecuteRegionOp::create(
-        b, op.getLoc(), allLaneTypes(op.getResultTypes()));
+        b, op.getLoc(), carriedTypes(op.getResultTypes()));
     Block *block = b.createBlock(&region.getRegion());
     b.setInsertionPointAfter(region);
-    emitRegionBody<scf::YieldOp>(op.getRegion().front(), *block);
-    mapAllLaneResults(op, region.getResults());
+    emitRegionBody(op.getRegion().front(), *block);
+    bindCarried(op.getResults(), region.getResults());
   }
 
   //===--------------------------------------------------------------------===//
@@ -424,20 +625,37 @@ private:
     return {arith::AndIOp::create(b, loc, source, c31), valid};
   }
 
+  /// Lane i's constant source lane, or nullopt if lane i's operands are
+  /// not constants.
+  std::optional<unsigned> constantSource(WarpIntrinsicKind kind, unsigned i,
+                                         Value bOperand, Value cOperand) {
+    APInt bConst, cConst;
+    if (hasVectorForm(bOperand) || hasVectorForm(cOperand) ||
+        !matchPattern(lanes[i].lookupOrDefault(bOperand),
+                      m_ConstantInt(&bConst)) ||
+        !matchPattern(lanes[i].lookupOrDefault(cOperand),
+                      m_ConstantInt(&cConst)))
+      return std::nullopt;
+    return shuffleSource(kind, i, int32_t(bConst.getSExtValue()),
+                         int32_t(cConst.getSExtValue()))
+        .value_or(i);
+  }
+
   void emitShuffle(Operation *op, WarpIntrinsicKind kind, Value value,
                    Value bOperand, Value cOperand) {
     Location loc = op->getLoc();
-    Value vector;
-    auto buildVector = [&]() {
-      if (vector)
-        return vector;
-      auto type = VectorType::get({kWarpSize}, value.getType());
-      vector = LLVM::PoisonOp::create(b, loc, type);
-      for (unsigned j = 0; j < kWarpSize; ++j)
-        vector = LLVM::InsertElementOp::create(b, loc, vector, at(j, value),
-                                               constI32(b, loc, j));
-      return vector;
-    };
+    // Constant operands in every lane: one permutation of the vector.
+    SmallVector<int32_t> sources;
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      if (std::optional<unsigned> source =
+              constantSource(kind, i, bOperand, cOperand))
+        sources.push_back(*source);
+    if (sources.size() == kWarpSize && isVectorElementType(value.getType())) {
+      Value vector = vectorOf(value);
+      vectors[op->getResult(0)] =
+          LLVM::ShuffleVectorOp::create(b, loc, vector, vector, sources);
+      return;
+    }
     for (unsigned i = 0; i < kWarpSize; ++i) {
       APInt bConst, cConst;
       Value result;
@@ -451,23 +669,18 @@ private:
         auto [source, valid] =
             shuffleSource(loc, kind, i, at(i, bOperand), at(i, cOperand));
         Value read =
-            LLVM::ExtractElementOp::create(b, loc, buildVector(), source);
+            LLVM::ExtractElementOp::create(b, loc, vectorOf(value), source);
         result = arith::SelectOp::create(b, loc, valid, read, at(i, value));
       }
       lanes[i].map(op->getResult(0), result);
     }
   }
 
-  /// Bit j set when lane j's predicate holds.
+  /// Bit j set when lane j's predicate holds: the 32 predicates as a
+  /// vector of i1, reinterpreted as an i32 (element j is bit j).
   Value buildBallot(Location loc, Value predicate) {
-    Value bits = constI32(b, loc, 0);
-    for (unsigned j = 0; j < kWarpSize; ++j) {
-      Value bit = arith::SelectOp::create(b, loc, at(j, predicate),
-                                          constI32(b, loc, 1u << j),
-                                          constI32(b, loc, 0));
-      bits = arith::OrIOp::create(b, loc, bits, bit);
-    }
-    return bits;
+    return LLVM::BitcastOp::create(b, loc, b.getI32Type(),
+                                   vectorOf(predicate));
   }
 
   void emitVote(Operation *op, WarpIntrinsicKind kind, Value mask,
@@ -563,6 +776,10 @@ private:
   OpBuilder &b;
   Operation *allocaAnchor;
   SmallVector<IRMapping> lanes;
+  /// Vector form of lane-varying values.
+  DenseMap<Value, Value> vectors;
+  /// Vectors built from per-lane scalars, reusable where they dominate.
+  DenseMap<Value, Value> built;
 };
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,125 @@
+// RUN: respec-opt --respec-interleave-warp-lanes --split-input-file %s | FileCheck %s
+
+// Full warps run as 32 interleaved lanes: lane-varying arithmetic becomes
+// one vector op, a shuffle with constant operands one permutation, a ballot
+// the predicate vector reinterpreted as i32; the lane-dependent `if` runs
+// per lane after its pure operations were hoisted into vector code. The
+// partial last warp keeps a thread loop of its own with the original body.
+// CHECK-LABEL: func.func @xor_shuffle(
+// CHECK: %[[WARPS:.*]] = arith.divui %{{.*}}, %c32
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to %[[WARPS]]
+// CHECK: llvm.fadd %{{.*}}, %{{.*}} : vector<32xf32>
+// CHECK: llvm.shufflevector %[[V:.*]], %[[V]] [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25, 24, 27, 26, 29, 28, 31, 30] : vector<32xf32>
+// CHECK: llvm.fcmp "ogt" %{{.*}}, %{{.*}} : vector<32xf32>
+// CHECK: llvm.bitcast %{{.*}} : vector<32xi1> to i32
+// CHECK: llvm.fmul %{{.*}}, %{{.*}} : vector<32xf32>
+// CHECK-COUNT-32: scf.if
+// CHECK-NOT: llvm.call_intrinsic
+// CHECK: scf.parallel (%[[L:.*]]) = (%{{.*}}) to (%{{.*}}) step
+// CHECK: llvm.call_intrinsic "llvm.nvvm.shfl.sync.bfly.f32"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.vote.ballot.sync"
+// CHECK: } {respec.parallel_level = "block"}
+func.func @xor_shuffle(%n: index, %in: !llvm.ptr, %out: !llvm.ptr, %limit: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %p = llvm.getelementptr %in[%ti] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %v = llvm.load %p : !llvm.ptr -> f32
+      %w = llvm.fadd %v, %v : f32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %c31 = llvm.mlir.constant(31 : i32) : i32
+      %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.bfly.f32"(%m, %w, %one, %c31) : (i32, f32, i32, i32) -> f32
+      %pred = llvm.fcmp "ogt" %s, %w : f32
+      %bal = llvm.call_intrinsic "llvm.nvvm.vote.ballot.sync"(%m, %pred) : (i32, i1) -> i32
+      %in_range = llvm.icmp "slt" %ti, %limit : i32
+      scf.if %in_range {
+        %r = llvm.fmul %s, %w : f32
+        %q = llvm.getelementptr %out[%ti] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+        llvm.store %r, %q : f32, !llvm.ptr
+        %bp = llvm.getelementptr %out[%bal] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+        llvm.store %r, %bp : f32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// A shuffle inside a uniform loop: the loop is emitted once, its carried
+// value is a vector; a shuffle whose source lane is the loop's induction
+// variable reads vector elements.
+// CHECK-LABEL: func.func @uniform_loop(
+// CHECK: scf.for
+// CHECK: %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<32xf32>)
+// CHECK-COUNT-32: llvm.extractelement
+// CHECK: scf.yield %{{.*}} : vector<32xf32>
+func.func @uniform_loop(%n: index, %io: !llvm.ptr, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %p = llvm.getelementptr %io[%ti] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %v = llvm.load %p : !llvm.ptr -> f32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %c31 = llvm.mlir.constant(31 : i32) : i32
+      %sum = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %v) -> (f32) {
+        %src = arith.index_castui %i : index to i32
+        %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.idx.f32"(%m, %acc, %src, %c31) : (i32, f32, i32, i32) -> f32
+        %next = llvm.fadd %acc, %s : f32
+        scf.yield %next : f32
+      }
+      llvm.store %sum, %p : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Not interleaved: a block barrier in the thread loop, and a shuffle under
+// a lane-dependent branch (both keep the barrier-based emulation).
+// CHECK-LABEL: func.func @not_eligible(
+// CHECK-NOT: scf.for
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
+// CHECK: respec.barrier
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
+// CHECK: scf.if
+// CHECK: llvm.call_intrinsic "llvm.nvvm.shfl.sync.idx.i32"
+func.func @not_eligible(%n: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %v = llvm.load %p : !llvm.ptr -> i32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %c31 = llvm.mlir.constant(31 : i32) : i32
+      respec.barrier(%t)
+      %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.idx.i32"(%m, %v, %v, %c31) : (i32, i32, i32, i32) -> i32
+      llvm.store %s, %p : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %c31 = llvm.mlir.constant(31 : i32) : i32
+      %c5 = llvm.mlir.constant(5 : i32) : i32
+      %odd = llvm.icmp "sgt" %ti, %c5 : i32
+      scf.if %odd {
+        %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.idx.i32"(%m, %ti, %ti, %c31) : (i32, i32, i32, i32) -> i32
+        llvm.store %s, %p : i32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
