@@ -18,7 +18,8 @@ namespace {
 
 /// The kernel's arguments copied at launch time: the caller's `args` point
 /// into its own stack frame, which is gone by the time the queued launch
-/// runs. Each value gets a 16-byte aligned slot (enough for any CUDA type).
+/// runs. Each value gets a 64-byte aligned slot: the launch code loads a
+/// parameter with its type's alignment, up to 32 bytes for AVX vectors.
 class KernelArguments {
 public:
   KernelArguments(const respec_kernel_entry &kernel, void **args) {
@@ -38,7 +39,7 @@ public:
   void **data() { return pointers.empty() ? nullptr : pointers.data(); }
 
 private:
-  static constexpr size_t slotAlignment = 16;
+  static constexpr size_t slotAlignment = 64;
   static size_t slotSize(size_t bytes) {
     return (bytes + slotAlignment - 1) / slotAlignment * slotAlignment;
   }

@@ -52,11 +52,17 @@ constexpr uint64_t kLocalArgAlignment = 64;
 
 } // namespace
 
+/// Storage for one argument value, aligned for any OpenCL C type (the
+/// launch code loads a float8 or double16 argument with its alignment).
+struct alignas(64) ArgumentChunk {
+  char bytes[64];
+};
+
 struct respec_cl_kernel {
   const respec_kernel_entry *entry = nullptr;
   const respec_cl_kernel_info *info = nullptr;
   /// Value bytes of each set argument (by-value parameters).
-  std::vector<std::vector<char>> values;
+  std::vector<std::vector<ArgumentChunk>> values;
   /// Bytes of local memory of each `__local` pointer argument.
   std::vector<uint64_t> localBytes;
   std::vector<bool> isSet;
@@ -164,10 +170,12 @@ extern "C" int respec_cl_set_kernel_arg(respec_cl_kernel *kernel,
                   "argument %u of '%s' takes %zu bytes, got %zu", index, name,
                   expected, size);
     // As in OpenCL, a null value sets a buffer argument to a null pointer.
-    std::vector<char> bytes(size, 0);
+    std::vector<ArgumentChunk> chunks((size + sizeof(ArgumentChunk) - 1) /
+                                      sizeof(ArgumentChunk));
+    std::memset(chunks.data(), 0, chunks.size() * sizeof(ArgumentChunk));
     if (value)
-      std::memcpy(bytes.data(), value, size);
-    kernel->values[index] = std::move(bytes);
+      std::memcpy(chunks.data(), value, size);
+    kernel->values[index] = std::move(chunks);
   }
   kernel->isSet[index] = true;
   return RESPEC_CL_SUCCESS;

@@ -44,7 +44,7 @@ ulong __respec_work_group_shuffle_i64(ulong value, uint lane)
   double __nv_##name(double, double);
 
 #define FOR_EACH_NV_UNARY(X)                                                   \
-  X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atanh) X(cbrt) X(ceil) X(cos)    \
+  X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atanh) X(ceil) X(cos)            \
   X(cosh) X(cospi) X(erf) X(erfc) X(exp) X(exp2) X(exp10) X(expm1) X(fabs)     \
   X(floor) X(lgamma) X(log) X(log10) X(log1p) X(log2) X(logb) X(rint)          \
   X(round) X(rsqrt) X(sin) X(sinh) X(sinpi) X(sqrt) X(tan) X(tanh) X(tgamma)   \
@@ -193,6 +193,18 @@ FOR_EACH_NV_BINARY(SCALAR_BINARY_MATH)
 FOR_EACH_NV_UNARY(VECTOR_UNARY_MATH)
 FOR_EACH_NV_BINARY(VECTOR_BINARY_MATH)
 
+// The C library's double cbrt is off by up to 3.4 ulp; one Newton step
+// brings it within OpenCL's 2 ulp. Float is computed in double.
+double __nv_cbrt(double);
+DEF double cbrt(double x) {
+  double y = __nv_cbrt(x);
+  if (y == 0.0 || !__builtin_isfinite(y))
+    return y;
+  return y - __nv_fma(y * y, y, -x) / (3.0 * y * y);
+}
+DEF float cbrt(float x) { return (float)cbrt((double)x); }
+VECTOR_UNARY_MATH(cbrt)
+
 DEF float fma(float x, float y, float z) { return __nv_fmaf(x, y, z); }
 DEF double fma(double x, double y, double z) { return __nv_fma(x, y, z); }
 VECTOR_TERNARY_MATH(fma)
@@ -202,17 +214,56 @@ DEF float mad(float x, float y, float z) { return x * y + z; }
 DEF double mad(double x, double y, double z) { return x * y + z; }
 VECTOR_TERNARY_MATH(mad)
 
-DEF float powr(float x, float y) { return __nv_powf(x, y); }
-DEF double powr(double x, double y) { return __nv_pow(x, y); }
+// powr is pow for x >= 0 only, with its own special cases (OpenCL C 1.2,
+// 7.5.1): NaN for x < 0, 0^0, inf^0 and 1^inf.
+#define POWR(T)                                                                \
+  DEF T powr(T x, T y) {                                                       \
+    if (x != x || y != y || x < (T)0)                                          \
+      return (T)NAN;                                                           \
+    if (x == (T)0)                                                             \
+      return y == (T)0 ? (T)NAN : y < (T)0 ? (T)INFINITY : (T)0;               \
+    if (__builtin_isinf(x))                                                    \
+      return y == (T)0 ? (T)NAN : y < (T)0 ? (T)0 : (T)INFINITY;              \
+    if (x == (T)1)                                                             \
+      return __builtin_isinf(y) ? (T)NAN : (T)1;                               \
+    return pow(x, y);                                                          \
+  }
+POWR(float)
+POWR(double)
 VECTOR_BINARY_MATH(powr)
 DEF float pown(float x, int n) { return __nv_powif(x, n); }
 DEF double pown(double x, int n) { return __nv_powi(x, n); }
 DEF float ldexp(float x, int n) { return __nv_ldexpf(x, n); }
 DEF double ldexp(double x, int n) { return __nv_ldexp(x, n); }
-DEF float rootn(float x, int n) { return __nv_powf(x, 1.0f / n); }
-DEF double rootn(double x, int n) { return __nv_pow(x, 1.0 / n); }
-DEF int ilogb(float x) { return __nv_ilogbf(x); }
-DEF int ilogb(double x) { return __nv_ilogb(x); }
+// rootn(x, n) = x^(1/n), defined for x < 0 when n is odd. 1/n is not
+// exact, so pow(|x|, 1/n) is refined by one Newton step (in double for
+// float) to keep within the specified 16 ulp for double.
+INLINE double rootnMagnitude(double ax, int n) {
+  int m = n < 0 ? -n : n;
+  double r = __nv_pow(ax, 1.0 / m);
+  if (r > 0.0 && !__builtin_isinf(r) && __builtin_isfinite(ax))
+    r -= (__nv_powi(r, m) - ax) / (m * __nv_powi(r, m - 1));
+  return n < 0 ? 1.0 / r : r;
+}
+#define ROOTN(T)                                                               \
+  DEF T rootn(T x, int n) {                                                    \
+    if (n == 0 || x != x || (x < (T)0 && (n & 1) == 0))                        \
+      return (T)NAN;                                                           \
+    if (x == (T)0) /* +-0: +-inf for n < 0, keeping the sign if n is odd */   \
+      return (n & 1) ? (n < 0 ? copysign((T)INFINITY, x) : x)                  \
+                     : (n < 0 ? (T)INFINITY : (T)0);                           \
+    T magnitude = (T)rootnMagnitude((double)fabs(x), n);                       \
+    return x < (T)0 ? -magnitude : magnitude;                                  \
+  }
+ROOTN(float)
+ROOTN(double)
+// The OpenCL header's FP_ILOGB0 and FP_ILOGBNAN, which differ from glibc's.
+DEF int ilogb(float x) {
+  return x != x ? FP_ILOGBNAN : x == 0.0f ? FP_ILOGB0 : __nv_ilogbf(x);
+}
+DEF int ilogb(double x) {
+  return x != x ? FP_ILOGBNAN : x == 0.0 ? FP_ILOGB0 : __nv_ilogb(x);
+}
 DEF float maxmag(float x, float y) {
   float ax = __nv_fabsf(x), ay = __nv_fabsf(y);
   return ax > ay ? x : ay > ax ? y : __nv_fmaxf(x, y);
@@ -440,9 +491,9 @@ CROSS(float, 3) CROSS(float, 4) CROSS(double, 3) CROSS(double, 4)
   DEF U rhadd(U x, U y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }        \
   DEF U clz(U x) {                                                             \
     return x == 0 ? (U)(sizeof(U) * 8)                                         \
-                  : (U)(__builtin_clzll((ulong)x) - (64 - sizeof(U) * 8));     \
+                  : (U)(__builtin_clzl((ulong)x) - (64 - sizeof(U) * 8));     \
   }                                                                            \
-  DEF U popcount(U x) { return (U)__builtin_popcountll((ulong)x); }            \
+  DEF U popcount(U x) { return (U)__builtin_popcountl((ulong)x); }            \
   DEF U rotate(U x, U n) {                                                     \
     uint bits = sizeof(U) * 8, s = (uint)n & (bits - 1);                       \
     return s == 0 ? x : (U)((x << s) | (x >> (bits - s)));                     \
@@ -743,3 +794,236 @@ CONVERT_VEC_WIDTH(8) CONVERT_VEC_WIDTH(16)
   }
 SHUFFLE32(int) SHUFFLE32(uint) SHUFFLE32(float)
 SHUFFLE64(long) SHUFFLE64(ulong) SHUFFLE64(double)
+
+//===----------------------------------------------------------------------===//
+// Vector shuffle and shuffle2 (6.12.12). Declared again in respec's prelude,
+// whose work-group shuffle would otherwise hide the standard ones.
+//===----------------------------------------------------------------------===//
+
+#define VSHUFFLE(T, U, N, M)                                                   \
+  DEF T##M shuffle(T##N x, U##M mask) {                                        \
+    T##M r;                                                                    \
+    for (int i = 0; i < M; ++i)                                                \
+      r[i] = x[mask[i] % N];                                                   \
+    return r;                                                                  \
+  }                                                                            \
+  DEF T##M shuffle2(T##N x, T##N y, U##M mask) {                               \
+    T##M r;                                                                    \
+    for (int i = 0; i < M; ++i) {                                              \
+      uint k = mask[i] % (2 * N);                                              \
+      r[i] = k < N ? x[k] : y[k - N];                                          \
+    }                                                                          \
+    return r;                                                                  \
+  }
+#define VSHUFFLE_M(T, U, N)                                                    \
+  VSHUFFLE(T, U, N, 2) VSHUFFLE(T, U, N, 4) VSHUFFLE(T, U, N, 8)               \
+  VSHUFFLE(T, U, N, 16)
+#define VSHUFFLE_T(T, U)                                                       \
+  VSHUFFLE_M(T, U, 2) VSHUFFLE_M(T, U, 4) VSHUFFLE_M(T, U, 8)                  \
+  VSHUFFLE_M(T, U, 16)
+VSHUFFLE_T(char, uchar) VSHUFFLE_T(uchar, uchar) VSHUFFLE_T(short, ushort)
+VSHUFFLE_T(ushort, ushort) VSHUFFLE_T(int, uint) VSHUFFLE_T(uint, uint)
+VSHUFFLE_T(long, ulong) VSHUFFLE_T(ulong, ulong) VSHUFFLE_T(float, uint)
+VSHUFFLE_T(double, ulong)
+
+//===----------------------------------------------------------------------===//
+// More math: functions in units of pi, nan, built-ins writing through a
+// pointer (one overload per address space)
+//===----------------------------------------------------------------------===//
+
+float __nv_frexpf(float, int *);
+double __nv_frexp(double, int *);
+float __nv_remquof(float, float, int *);
+double __nv_remquo(double, double, int *);
+
+#define PI_FUNCTIONS(T)                                                        \
+  DEF T acospi(T x) { return acos(x) / (T)M_PI; }                              \
+  DEF T asinpi(T x) { return asin(x) / (T)M_PI; }                              \
+  DEF T atanpi(T x) { return atan(x) / (T)M_PI; }                              \
+  DEF T atan2pi(T y, T x) { return atan2(y, x) / (T)M_PI; }                    \
+  DEF T tanpi(T x) { return sinpi(x) / cospi(x); }
+PI_FUNCTIONS(float)
+PI_FUNCTIONS(double)
+#define PI_WIDTH(N)                                                            \
+  UNARY_WIDTH(acospi, N) UNARY_WIDTH(asinpi, N) UNARY_WIDTH(atanpi, N)         \
+  UNARY_WIDTH(tanpi, N) BINARY_WIDTH(atan2pi, N)
+PI_WIDTH(2) PI_WIDTH(3) PI_WIDTH(4) PI_WIDTH(8) PI_WIDTH(16)
+
+DEF float nan(uint code) { return as_float(0x7fc00000u | (code & 0x3fffffu)); }
+DEF double nan(ulong code) {
+  return as_double(0x7ff8000000000000ul | (code & 0x7fffffffffffful));
+}
+#define NAN_WIDTH(N)                                                           \
+  VEC_UNARY(float, uint, N, nan) VEC_UNARY(double, ulong, N, nan)
+NAN_WIDTH(2) NAN_WIDTH(3) NAN_WIDTH(4) NAN_WIDTH(8) NAN_WIDTH(16)
+
+DEF int islessgreater(float x, float y) { return x < y || x > y; }
+DEF int islessgreater(double x, double y) { return x < y || x > y; }
+#define LESSGREATER_WIDTH(N)                                                   \
+  REL_BINARY_VEC(islessgreater, float, int, N)                                 \
+  REL_BINARY_VEC(islessgreater, double, long, N)
+LESSGREATER_WIDTH(2) LESSGREATER_WIDTH(3) LESSGREATER_WIDTH(4)
+LESSGREATER_WIDTH(8) LESSGREATER_WIDTH(16)
+
+// The largest value below 1 (fract's upper bound).
+#define BELOW_ONE_float 0x1.fffffep-1f
+#define BELOW_ONE_double 0x1.fffffffffffffp-1
+
+// The sign of Gamma(x): negative between the poles -2k-1 and -2k.
+#define GAMMA_SIGN(T, x)                                                       \
+  ((x) > (T)0 || (x) != (x) || (x) == floor(x)                                 \
+       ? ((x) == (T)0 && signbit(x) ? -1 : 1)                                  \
+       : (((long)floor(x)) & 1) ? -1 : 1)
+
+#define POINTER_SCALAR(T, AS)                                                  \
+  DEF T fract(T x, AS T *whole) {                                              \
+    T f = floor(x);                                                            \
+    *whole = f;                                                                \
+    if (x != x)                                                                \
+      return x;                                                                \
+    if (__builtin_isinf(x))                                                    \
+      return copysign((T)0, x);                                                \
+    return fmin(x - f, BELOW_ONE_##T);                                         \
+  }                                                                            \
+  DEF T modf(T x, AS T *whole) {                                               \
+    T t = trunc(x);                                                            \
+    *whole = t;                                                                \
+    return __builtin_isinf(x) ? copysign((T)0, x) : copysign(x - t, x);        \
+  }                                                                            \
+  DEF T sincos(T x, AS T *cosine) {                                            \
+    *cosine = cos(x);                                                          \
+    return sin(x);                                                             \
+  }                                                                            \
+  DEF T frexp(T x, AS int *exponent) {                                         \
+    int e = 0;                                                                 \
+    T m = sizeof(T) == 4 ? __nv_frexpf(x, &e) : __nv_frexp(x, &e);             \
+    *exponent = e;                                                             \
+    return m;                                                                  \
+  }                                                                            \
+  DEF T remquo(T x, T y, AS int *quotient) {                                   \
+    int q = 0;                                                                 \
+    T r = sizeof(T) == 4 ? __nv_remquof(x, y, &q) : __nv_remquo(x, y, &q);     \
+    *quotient = q;                                                             \
+    return r;                                                                  \
+  }                                                                            \
+  DEF T lgamma_r(T x, AS int *sign) {                                          \
+    *sign = GAMMA_SIGN(T, x);                                                  \
+    return lgamma(x);                                                          \
+  }
+#define POINTER_VECTOR(T, N, AS)                                               \
+  DEF T##N fract(T##N x, AS T##N *whole) {                                     \
+    T##N r, w;                                                                 \
+    for (int i = 0; i < N; ++i) {                                              \
+      T wi;                                                                    \
+      r[i] = fract(x[i], &wi);                                                 \
+      w[i] = wi;                                                               \
+    }                                                                          \
+    *whole = w;                                                                \
+    return r;                                                                  \
+  }                                                                            \
+  DEF T##N modf(T##N x, AS T##N *whole) {                                      \
+    T##N r, w;                                                                 \
+    for (int i = 0; i < N; ++i) {                                              \
+      T wi;                                                                    \
+      r[i] = modf(x[i], &wi);                                                  \
+      w[i] = wi;                                                               \
+    }                                                                          \
+    *whole = w;                                                                \
+    return r;                                                                  \
+  }                                                                            \
+  DEF T##N sincos(T##N x, AS T##N *cosine) {                                   \
+    *cosine = cos(x);                                                          \
+    return sin(x);                                                             \
+  }                                                                            \
+  DEF T##N frexp(T##N x, AS int##N *exponent) {                                \
+    T##N r;                                                                    \
+    int##N e;                                                                  \
+    for (int i = 0; i < N; ++i) {                                              \
+      int ei;                                                                  \
+      r[i] = frexp(x[i], &ei);                                                 \
+      e[i] = ei;                                                               \
+    }                                                                          \
+    *exponent = e;                                                             \
+    return r;                                                                  \
+  }                                                                            \
+  DEF T##N remquo(T##N x, T##N y, AS int##N *quotient) {                       \
+    T##N r;                                                                    \
+    int##N q;                                                                  \
+    for (int i = 0; i < N; ++i) {                                              \
+      int qi;                                                                  \
+      r[i] = remquo(x[i], y[i], &qi);                                          \
+      q[i] = qi;                                                               \
+    }                                                                          \
+    *quotient = q;                                                             \
+    return r;                                                                  \
+  }                                                                            \
+  DEF T##N lgamma_r(T##N x, AS int##N *sign) {                                 \
+    T##N r;                                                                    \
+    int##N s;                                                                  \
+    for (int i = 0; i < N; ++i) {                                              \
+      int si;                                                                  \
+      r[i] = lgamma_r(x[i], &si);                                              \
+      s[i] = si;                                                               \
+    }                                                                          \
+    *sign = s;                                                                 \
+    return r;                                                                  \
+  }
+#define POINTER_AS(T, AS)                                                      \
+  POINTER_SCALAR(T, AS) POINTER_VECTOR(T, 2, AS) POINTER_VECTOR(T, 3, AS)      \
+  POINTER_VECTOR(T, 4, AS) POINTER_VECTOR(T, 8, AS) POINTER_VECTOR(T, 16, AS)
+POINTER_AS(float, __private) POINTER_AS(float, __global)
+POINTER_AS(float, __local) POINTER_AS(double, __private)
+POINTER_AS(double, __global) POINTER_AS(double, __local)
+
+//===----------------------------------------------------------------------===//
+// More integer functions: mad_sat, mul_hi and mad_hi of narrow types,
+// vector upsample
+//===----------------------------------------------------------------------===//
+
+#define NARROW_HI(T, W, BITS)                                                  \
+  DEF T mul_hi(T x, T y) { return (T)(((W)x * (W)y) >> BITS); }                \
+  DEF T mad_hi(T x, T y, T z) { return mul_hi(x, y) + z; }
+NARROW_HI(char, int, 8) NARROW_HI(uchar, uint, 8)
+NARROW_HI(short, int, 16) NARROW_HI(ushort, uint, 16)
+
+#define MAD_SAT(T, W, MIN, MAX)                                                \
+  DEF T mad_sat(T x, T y, T z) {                                               \
+    W r = (W)x * (W)y + (W)z;                                                  \
+    return r < (W)(MIN) ? (T)(MIN) : r > (W)(MAX) ? (T)(MAX) : (T)r;           \
+  }
+MAD_SAT(char, int, CHAR_MIN, CHAR_MAX)
+MAD_SAT(uchar, uint, 0, UCHAR_MAX)
+MAD_SAT(short, int, SHRT_MIN, SHRT_MAX)
+MAD_SAT(ushort, uint, 0, USHRT_MAX)
+MAD_SAT(int, long, INT_MIN, INT_MAX)
+MAD_SAT(uint, ulong, 0, UINT_MAX)
+MAD_SAT(long, __int128, LONG_MIN, LONG_MAX)
+MAD_SAT(ulong, unsigned __int128, 0, ULONG_MAX)
+
+#define NARROW_VEC(N)                                                          \
+  VEC_BINARY(char, char, N, mul_hi) VEC_BINARY(uchar, uchar, N, mul_hi)        \
+  VEC_BINARY(short, short, N, mul_hi) VEC_BINARY(ushort, ushort, N, mul_hi)    \
+  VEC_TERNARY(char, char, N, mad_hi) VEC_TERNARY(uchar, uchar, N, mad_hi)      \
+  VEC_TERNARY(short, short, N, mad_hi)                                         \
+  VEC_TERNARY(ushort, ushort, N, mad_hi)                                       \
+  VEC_TERNARY(long, long, N, mad_hi) VEC_TERNARY(ulong, ulong, N, mad_hi)      \
+  VEC_TERNARY(char, char, N, mad_sat) VEC_TERNARY(uchar, uchar, N, mad_sat)    \
+  VEC_TERNARY(short, short, N, mad_sat)                                        \
+  VEC_TERNARY(ushort, ushort, N, mad_sat) VEC_TERNARY(int, int, N, mad_sat)    \
+  VEC_TERNARY(uint, uint, N, mad_sat) VEC_TERNARY(long, long, N, mad_sat)      \
+  VEC_TERNARY(ulong, ulong, N, mad_sat)
+NARROW_VEC(2) NARROW_VEC(3) NARROW_VEC(4) NARROW_VEC(8) NARROW_VEC(16)
+
+#define UPSAMPLE_VEC(R, H, L, N)                                               \
+  DEF R##N upsample(H##N hi, L##N lo) {                                        \
+    R##N r;                                                                    \
+    for (int i = 0; i < N; ++i)                                                \
+      r[i] = upsample(hi[i], lo[i]);                                           \
+    return r;                                                                  \
+  }
+#define UPSAMPLE_WIDTH(N)                                                      \
+  UPSAMPLE_VEC(short, char, uchar, N) UPSAMPLE_VEC(ushort, uchar, uchar, N)    \
+  UPSAMPLE_VEC(int, short, ushort, N) UPSAMPLE_VEC(uint, ushort, ushort, N)    \
+  UPSAMPLE_VEC(long, int, uint, N) UPSAMPLE_VEC(ulong, uint, uint, N)
+UPSAMPLE_WIDTH(2) UPSAMPLE_WIDTH(3) UPSAMPLE_WIDTH(4) UPSAMPLE_WIDTH(8)
+UPSAMPLE_WIDTH(16)

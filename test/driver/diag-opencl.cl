@@ -10,10 +10,10 @@ __kernel void broken(__global int *x) { x[0] = undeclared; }
 #else
 int helper(int);
 
-__kernel void unsupported(__global float *x, __global int *y) {
-  float c;
-  // CHECK: diag-opencl.cl:[[@LINE+1]]:{{[0-9]+}}: error: OpenCL C built-in 'sincos(float, float*)' is not supported by respec yet
-  x[0] = sincos(x[0], &c) + c;
+__kernel void unsupported(__global float *x, __global int *y,
+                          __global const half *h) {
+  // CHECK: diag-opencl.cl:[[@LINE+1]]:{{[0-9]+}}: error: OpenCL C built-in 'vload_half(unsigned long, half const AS1*)' is not supported by respec yet
+  x[0] = vload_half(0, h);
   // CHECK: diag-opencl.cl:[[@LINE+1]]:{{[0-9]+}}: error: function 'helper' is declared but not defined in this OpenCL C source
   y[0] = helper(y[0]);
 }
