@@ -85,14 +85,57 @@ func.func @uniform_loop(%n: index, %io: !llvm.ptr, %k: index) {
 
 // -----
 
-// Not interleaved: a block barrier in the thread loop, and a shuffle under
-// a lane-dependent branch (both keep the barrier-based emulation).
+// A shuffle under a lane-dependent branch: the branch is emitted in line
+// with the lanes that take it as the active ones; its load runs per lane,
+// guarded by the lane's condition; its result is selected per lane.
+// CHECK-LABEL: func.func @masked_branch(
+// CHECK: scf.for
+// CHECK: %[[COND:.*]] = llvm.icmp "slt" %{{.*}}, %{{.*}} : vector<32xi32>
+// CHECK: scf.if %{{.*}} -> (i32) {
+// CHECK-NEXT: llvm.load
+// CHECK: } else {
+// CHECK-NEXT: llvm.mlir.zero : i32
+// CHECK: llvm.shufflevector
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<32xi1>, vector<32xi32>
+func.func @masked_branch(%n: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %c31 = llvm.mlir.constant(31 : i32) : i32
+      %c0_i32 = llvm.mlir.constant(0 : i32) : i32
+      %c8 = llvm.mlir.constant(8 : i32) : i32
+      %low = llvm.icmp "slt" %ti, %c8 : i32
+      %r = scf.if %low -> (i32) {
+        %q = llvm.getelementptr %p[%ti] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+        %v = llvm.load %q : !llvm.ptr -> i32
+        %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.bfly.i32"(%m, %v, %one, %c31) : (i32, i32, i32, i32) -> i32
+        scf.yield %s : i32
+      } else {
+        scf.yield %c0_i32 : i32
+      }
+      llvm.store %r, %p : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Not interleaved: a block barrier in the thread loop, and a shuffle in a
+// loop whose trip count differs between lanes (both keep the barrier-based
+// emulation).
 // CHECK-LABEL: func.func @not_eligible(
 // CHECK-NOT: scf.for
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
 // CHECK: respec.barrier
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
-// CHECK: scf.if
+// CHECK: scf.for
 // CHECK: llvm.call_intrinsic "llvm.nvvm.shfl.sync.idx.i32"
 func.func @not_eligible(%n: index, %p: !llvm.ptr) {
   %c0 = arith.constant 0 : index
@@ -112,8 +155,8 @@ func.func @not_eligible(%n: index, %p: !llvm.ptr) {
       %m = llvm.mlir.constant(-1 : i32) : i32
       %c31 = llvm.mlir.constant(31 : i32) : i32
       %c5 = llvm.mlir.constant(5 : i32) : i32
-      %odd = llvm.icmp "sgt" %ti, %c5 : i32
-      scf.if %odd {
+      %bound = arith.index_castui %ti : i32 to index
+      scf.for %i = %c0 to %bound step %c1 {
         %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.idx.i32"(%m, %ti, %ti, %c31) : (i32, i32, i32, i32) -> i32
         llvm.store %s, %p : i32, !llvm.ptr
       }

@@ -144,10 +144,10 @@ private:
             !isLaneInvariant(forOp.getStep()))
           return false;
         invariant.insert(forOp.getInductionVar());
-      } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-        if (!isLaneInvariant(ifOp.getCondition()))
-          return false;
-      } else if (!isa<scf::ExecuteRegionOp>(op)) {
+      } else if (!isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(
+                     op)) {
+        // An `if` whose condition differs between lanes runs under a lane
+        // mask; loops around primitives must have lane-invariant bounds.
         return false;
       }
       for (Region &region : op.getRegions())
@@ -329,7 +329,51 @@ private:
     vectors[op->getResult(0)] = result;
   }
 
+  /// Whether `op` may run for lanes that are not active: speculatable
+  /// pure operations (their results are ignored), warp primitives (which
+  /// account for the active lanes) and control flow around primitives
+  /// (whose contents are guarded in turn).
+  bool runsForInactiveLanes(Operation *op) {
+    if (getWarpPrimitiveKind(op))
+      return true;
+    if (op->getNumRegions() == 0)
+      return isRegionFreePure(op) && isSpeculatable(op);
+    return containsWarpPrimitive(op);
+  }
+
+  /// Runs `op` per lane, only for the active lanes; inactive lanes get
+  /// zero results.
+  void emitGuarded(Operation *op) {
+    prepareScalarOperands(op);
+    for (unsigned i = 0; i < kWarpSize; ++i) {
+      auto guard = scf::IfOp::create(b, op->getLoc(), op->getResultTypes(),
+                                     active[i], /*addThenBlock=*/true,
+                                     /*addElseBlock=*/op->getNumResults() != 0);
+      OpBuilder::InsertionGuard insertion(b);
+      Block *thenBlock = &guard.getThenRegion().front();
+      if (!thenBlock->empty())
+        thenBlock->getTerminator()->erase();
+      b.setInsertionPointToEnd(thenBlock);
+      Operation *clone = b.clone(*op, lanes[i]);
+      scf::YieldOp::create(b, op->getLoc(), clone->getResults());
+      if (op->getNumResults() != 0) {
+        Block *elseBlock = &guard.getElseRegion().front();
+        if (!elseBlock->empty())
+          elseBlock->getTerminator()->erase();
+        b.setInsertionPointToEnd(elseBlock);
+        SmallVector<Value> zeros;
+        for (Type type : op->getResultTypes())
+          zeros.push_back(LLVM::ZeroOp::create(b, op->getLoc(), type));
+        scf::YieldOp::create(b, op->getLoc(), zeros);
+      }
+      mapResults(i, op, guard.getResults());
+    }
+  }
+
   void emitOp(Operation *op) {
+    if (!active.empty() && !runsForInactiveLanes(op) &&
+        !isa<LLVM::AllocaOp>(op))
+      return emitGuarded(op);
     if (std::optional<WarpIntrinsicKind> kind = getWarpPrimitiveKind(op))
       return emitPrimitive(op, *kind);
     if (op->getNumRegions() == 0) {
@@ -368,8 +412,127 @@ private:
     if (auto forOp = dyn_cast<scf::ForOp>(op))
       return emitFor(forOp);
     if (auto ifOp = dyn_cast<scf::IfOp>(op))
-      return emitIf(ifOp);
+      return isUniformValue(ifOp.getCondition()) ? emitIf(ifOp)
+                                                 : emitMaskedIf(ifOp);
+    if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op))
+      return emitMaskedSwitch(switchOp);
     return emitExecuteRegion(cast<scf::ExecuteRegionOp>(op));
+  }
+
+  /// A switch around warp primitives (CFG structuring makes them): every
+  /// case is emitted in line with the lanes that select it as the active
+  /// ones, then the default; each result is selected per lane.
+  void emitMaskedSwitch(scf::IndexSwitchOp switchOp) {
+    Location loc = switchOp.getLoc();
+    SmallVector<Value> outer = active;
+    Value trueValue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    // Per lane: does the lane take case k; does it take any case.
+    SmallVector<SmallVector<Value>> takes;
+    SmallVector<Value> anyCase(kWarpSize);
+    for (int64_t caseValue : switchOp.getCases()) {
+      SmallVector<Value> lanesTaking;
+      Value caseIndex = arith::ConstantIndexOp::create(b, loc, caseValue);
+      for (unsigned i = 0; i < kWarpSize; ++i) {
+        Value hit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          at(i, switchOp.getArg()), caseIndex);
+        lanesTaking.push_back(hit);
+        anyCase[i] = anyCase[i] ? arith::OrIOp::create(b, loc, anyCase[i], hit)
+                                      .getResult()
+                                : hit;
+      }
+      takes.push_back(lanesTaking);
+    }
+    SmallVector<Value> defaultTaken;
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      defaultTaken.push_back(
+          anyCase[i] ? arith::XOrIOp::create(b, loc, anyCase[i], trueValue)
+                           .getResult()
+                     : trueValue);
+    auto emitCase = [&](Region &region, ArrayRef<Value> taken) {
+      SmallVector<Value> mask;
+      for (unsigned i = 0; i < kWarpSize; ++i)
+        mask.push_back(outer.empty() ? taken[i]
+                                     : arith::AndIOp::create(b, loc, outer[i],
+                                                             taken[i])
+                                           .getResult());
+      active = mask;
+      emitBlock(region.front());
+      return SmallVector<Value>(region.front().getTerminator()->getOperands());
+    };
+    SmallVector<SmallVector<Value>> caseValues;
+    for (auto [region, taken] : llvm::zip(switchOp.getCaseRegions(), takes))
+      caseValues.push_back(emitCase(region, taken));
+    SmallVector<Value> defaultValues =
+        emitCase(switchOp.getDefaultRegion(), defaultTaken);
+    active = outer;
+    for (auto [index, result] : llvm::enumerate(switchOp.getResults())) {
+      for (unsigned i = 0; i < kWarpSize; ++i) {
+        Value value = at(i, defaultValues[index]);
+        for (auto [values, taken] : llvm::zip(caseValues, takes))
+          value = arith::SelectOp::create(b, loc, taken[i],
+                                          at(i, values[index]), value);
+        lanes[i].map(result, value);
+      }
+    }
+  }
+
+  /// An `if` around warp primitives whose condition differs between lanes:
+  /// both branches are emitted in line, each with the lanes that take it
+  /// as the active ones; each result is selected per lane.
+  void emitMaskedIf(scf::IfOp ifOp) {
+    Location loc = ifOp.getLoc();
+    SmallVector<Value> outer = active;
+    Value trueValue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    auto branchMask = [&](bool taken) {
+      SmallVector<Value> mask;
+      for (unsigned i = 0; i < kWarpSize; ++i) {
+        Value cond = at(i, ifOp.getCondition());
+        if (!taken)
+          cond = arith::XOrIOp::create(b, loc, cond, trueValue);
+        mask.push_back(outer.empty()
+                           ? cond
+                           : arith::AndIOp::create(b, loc, outer[i], cond)
+                                 .getResult());
+      }
+      return mask;
+    };
+    auto emitBranch = [&](Region &region, bool taken) {
+      SmallVector<Value> yielded;
+      if (region.empty())
+        return yielded;
+      active = branchMask(taken);
+      emitBlock(region.front());
+      llvm::append_range(yielded, region.front().getTerminator()->getOperands());
+      return yielded;
+    };
+    SmallVector<Value> thenValues = emitBranch(ifOp.getThenRegion(), true);
+    SmallVector<Value> elseValues = emitBranch(ifOp.getElseRegion(), false);
+    active = outer;
+    for (auto [index, result] : llvm::enumerate(ifOp.getResults())) {
+      Value thenValue = thenValues[index], elseValue = elseValues[index];
+      if (isVectorElementType(result.getType())) {
+        vectors[result] = arith::SelectOp::create(
+            b, loc, vectorOf(ifOp.getCondition()), vectorOf(thenValue),
+            vectorOf(elseValue));
+        continue;
+      }
+      for (unsigned i = 0; i < kWarpSize; ++i)
+        lanes[i].map(result, arith::SelectOp::create(
+                                 b, loc, at(i, ifOp.getCondition()),
+                                 at(i, thenValue), at(i, elseValue)));
+    }
+  }
+
+  /// The active lanes as a 32-bit mask (all ones outside masked code).
+  Value activeBits(Location loc) {
+    if (active.empty())
+      return constI32(b, loc, -1);
+    Value vector = LLVM::PoisonOp::create(
+        b, loc, VectorType::get({kWarpSize}, b.getI1Type()));
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      vector = LLVM::InsertElementOp::create(b, loc, vector, active[i],
+                                             constI32(b, loc, i));
+    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vector);
   }
 
   /// A lane-dependent `if` runs per lane; the pure, speculatable operations
@@ -377,6 +540,8 @@ private:
   /// they run for every lane as vector code (clang sinks computations into
   /// the branch that stores their result, e.g. `if (inRange) out[i] = ...`).
   void emitPerLaneIf(scf::IfOp ifOp) {
+    if (!active.empty())
+      return emitGuarded(ifOp);
     DenseSet<Operation *> hoisted;
     for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
       if (region->empty())
@@ -688,9 +853,11 @@ private:
     Location loc = op->getLoc();
     Value bits = buildBallot(loc, predicate);
     Value zero = constI32(b, loc, 0);
+    Value activeLanes = activeBits(loc);
     for (unsigned i = 0; i < kWarpSize; ++i) {
-      // A full warp: the participants are the lanes of the mask.
-      Value participants = at(i, mask);
+      // A full warp: the participants are the active lanes of the mask.
+      Value participants =
+          arith::AndIOp::create(b, loc, at(i, mask), activeLanes);
       Value ballot = arith::AndIOp::create(b, loc, bits, participants);
       Value result;
       switch (kind) {
@@ -752,15 +919,17 @@ private:
         cast<LLVM::CallIntrinsicOp>(op).getIntrin().rsplit('.').second;
     // Lanes usually pass the same mask: combine once per distinct mask.
     DenseMap<Value, Value> byMask;
+    Value activeLanes = activeBits(loc);
     for (unsigned i = 0; i < kWarpSize; ++i) {
       Value laneMask = at(i, mask);
       Value &result = byMask[laneMask];
       if (!result) {
         result = reduceIdentity(loc, kind);
+        Value members = arith::AndIOp::create(b, loc, laneMask, activeLanes);
         for (unsigned j = 0; j < kWarpSize; ++j) {
           Value bit = arith::AndIOp::create(
               b, loc,
-              arith::ShRUIOp::create(b, loc, laneMask, constI32(b, loc, j)),
+              arith::ShRUIOp::create(b, loc, members, constI32(b, loc, j)),
               constI32(b, loc, 1));
           Value member = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ne, bit, constI32(b, loc, 0));
@@ -780,6 +949,9 @@ private:
   DenseMap<Value, Value> vectors;
   /// Vectors built from per-lane scalars, reusable where they dominate.
   DenseMap<Value, Value> built;
+  /// Inside a branch that only some lanes take: lane i runs side effects
+  /// only if active[i] holds. Empty where every lane is active.
+  SmallVector<Value> active;
 };
 
 //===----------------------------------------------------------------------===//
