@@ -139,11 +139,12 @@ llvm.func ptx_kernelcc @_Z15partial_barrierPf(%x: !llvm.ptr<1>) {
 
 // -----
 
-// A warp shuffle compiles (an exchange between two barriers); a warp
+// A warp shuffle compiles (warps as interleaved lanes: a shuffle whose
+// lane operand is computed reads an element of the warp's vector); a warp
 // primitive the CPU back end lacks is rejected at the user's line.
 // CHECK-LABEL: llvm.func @__respec_launch._Z7shufflePi(
 // CHECK: omp.loop_nest
-// CHECK: llvm.call @__respec_block_scratch(
+// CHECK: llvm.extractelement %{{.*}} : vector<32xi32>
 // CHECK: omp.yield
 // ERR: shuffle.cu:10:13: error: kernel 'activemask(int*)' uses a warp-level primitive (__activemask); the CPU back end does not support warp primitives yet
 llvm.func ptx_kernelcc @_Z7shufflePi(%x: !llvm.ptr<1>) {

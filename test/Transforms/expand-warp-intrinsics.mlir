@@ -3,11 +3,15 @@
 // A shuffle stores the lane's value, synchronizes, reads the source lane
 // PTX's b/c operands select (own lane when out of the segment or past the
 // end of the block), and synchronizes again before the slots are reused.
-// A ballot combines the 32 lanes of the warp in a loop; __syncwarp is a
-// barrier. All barriers are marked as warp synchronization.
+// A ballot combines the 32 lanes of the warp in a loop, counting only lanes
+// whose participation flag is set (zeroed per block, set before the first
+// barrier, cleared after the second, so that exited lanes do not vote);
+// __syncwarp is a barrier. All barriers are marked as warp synchronization.
 // CHECK-LABEL: func.func @shuffle(
 // CHECK: %[[SLOTS:.*]] = llvm.call @__respec_block_scratch(
 // CHECK: %[[VOTES:.*]] = llvm.call @__respec_block_scratch(
+// CHECK: %[[FLAGS:.*]] = llvm.call @__respec_block_scratch(
+// CHECK: "llvm.intr.memset"(%[[FLAGS]]
 // CHECK: scf.parallel (%[[T:.*]]) =
 // CHECK: %[[V:.*]] = llvm.load
 // CHECK: %[[LANE:.*]] = arith.remui %[[T]], %{{.*}} : index
@@ -20,12 +24,15 @@
 // CHECK: %[[S:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
 // CHECK-NEXT: respec.barrier(%[[T]]) {respec.warp_sync}
 // CHECK: llvm.icmp "sgt" %[[S]]
-// CHECK: respec.barrier(%[[T]]) {respec.warp_sync}
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i8, !llvm.ptr
+// CHECK-NEXT: respec.barrier(%[[T]]) {respec.warp_sync}
 // CHECK: %[[BALLOT:.*]]:2 = scf.for {{.*}} -> (i32, i32) {
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i8
 // CHECK: llvm.load %{{.*}} : !llvm.ptr -> i1
 // CHECK: scf.yield
 // CHECK-NEXT: }
 // CHECK: respec.barrier(%[[T]]) {respec.warp_sync}
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i8, !llvm.ptr
 // CHECK-NEXT: respec.barrier(%[[T]]) {respec.warp_sync}
 // CHECK-NEXT: llvm.store %[[BALLOT]]#0
 // CHECK-NOT: llvm.call_intrinsic

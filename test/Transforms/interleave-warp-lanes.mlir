@@ -4,7 +4,9 @@
 // one vector op, a shuffle with constant operands one permutation, a ballot
 // the predicate vector reinterpreted as i32; the lane-dependent `if` runs
 // per lane after its pure operations were hoisted into vector code. The
-// partial last warp keeps a thread loop of its own with the original body.
+// partial last warp runs the same code with the missing lanes masked off:
+// their loads and stores are guarded, a shuffle reading one of them gives
+// the reader's own value, the ballot counts only existing lanes.
 // CHECK-LABEL: func.func @xor_shuffle(
 // CHECK: %[[WARPS:.*]] = arith.divui %{{.*}}, %c32
 // CHECK: scf.for %[[W:.*]] = %{{.*}} to %[[WARPS]]
@@ -14,11 +16,19 @@
 // CHECK: llvm.bitcast %{{.*}} : vector<32xi1> to i32
 // CHECK: llvm.fmul %{{.*}}, %{{.*}} : vector<32xf32>
 // CHECK-COUNT-32: scf.if
+// CHECK: %[[REST:.*]] = arith.subi
+// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[REST]], %{{.*}} : index
+// CHECK: scf.if %[[PARTIAL]] {
+// CHECK: %[[LAST:.*]] = arith.cmpi ult, %c31{{.*}}, %[[REST]] : index
+// CHECK: scf.if %[[LAST]] -> (f32) {
+// CHECK-NEXT: llvm.load
+// CHECK: %[[SHUFFLED:.*]] = llvm.shufflevector %[[V:.*]], %[[V]] [1, 0, 3, 2
+// CHECK: %[[PERM:.*]] = llvm.shufflevector %[[ACTIVE:.*]], %[[ACTIVE]] [1, 0, 3, 2
+// CHECK: arith.select %[[PERM]], %[[SHUFFLED]], %[[V]] : vector<32xi1>, vector<32xf32>
+// CHECK: llvm.bitcast %{{.*}} : vector<32xi1> to i32
+// CHECK: arith.andi
 // CHECK-NOT: llvm.call_intrinsic
-// CHECK: scf.parallel (%[[L:.*]]) = (%{{.*}}) to (%{{.*}}) step
-// CHECK: llvm.call_intrinsic "llvm.nvvm.shfl.sync.bfly.f32"
-// CHECK: llvm.call_intrinsic "llvm.nvvm.vote.ballot.sync"
-// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NOT: scf.parallel {{.*}} {respec.parallel_level = "block"}
 func.func @xor_shuffle(%n: index, %in: !llvm.ptr, %out: !llvm.ptr, %limit: i32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

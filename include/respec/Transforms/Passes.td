@@ -114,12 +114,12 @@ def InterleaveWarpLanesPass
   let summary = "Run warps of register-cache kernels as interleaved lanes";
   let description = [{
     For thread loops without block barriers whose warp primitives (shuffles,
-    votes, __reduce_*_sync, __syncwarp) sit under lane-invariant control,
-    emits the thread body once per lane of a full warp, operation by
-    operation, so that shuffles read other lanes' SSA values and votes
-    combine them without going through memory; LLVM's SLP vectorizer then
-    packs the lanes into SIMD registers. The partial last warp keeps a
-    thread loop of its own for the barrier-based emulation.
+    votes, __reduce_*_sync, __syncwarp) are not in loops with lane-dependent
+    trip counts, emits the thread body once per lane of a warp, operation
+    by operation, with lane-varying arithmetic as 32-lane vector code, so
+    that shuffles and votes combine the lanes' values without going through
+    memory. Lane-dependent branches around primitives run under a lane
+    mask; the partial last warp runs with its missing lanes masked off.
   }];
   let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
                            "arith::ArithDialect"];

@@ -46,6 +46,10 @@ struct WarpExchange {
   Value lane;     ///< tid % 32 (index)
   Value warpBase; ///< tid - lane (index)
   Value count;    ///< threads in the block (index)
+  /// For votes, matches and reductions: one byte per thread, set while the
+  /// thread takes part in the exchange. Threads that have returned (or do
+  /// not take the branch) never set theirs and are left out.
+  Value flags;
 
   /// The address of lane `laneInWarp` (index, 0..31) of this warp, or of
   /// the calling thread if that lane is past the end of the block (a
@@ -83,14 +87,13 @@ static Value computeShuffle(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
       arith::AndIOp::create(
           b, loc, arith::AndIOp::create(b, loc, clampOperand, c31),
           notSegmask));
+  // PTX uses the low 5 bits of the lane operand (b[4:0]) in every mode.
+  laneOperand = arith::AndIOp::create(b, loc, laneOperand, c31);
   Value source, valid;
   switch (kind) {
   case WarpIntrinsicKind::ShuffleIdx:
     source = arith::OrIOp::create(
-        b, loc, minLane,
-        arith::AndIOp::create(
-            b, loc, arith::AndIOp::create(b, loc, laneOperand, c31),
-            notSegmask));
+        b, loc, minLane, arith::AndIOp::create(b, loc, laneOperand, notSegmask));
     valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, source,
                                   maxLane);
     break;
@@ -172,6 +175,18 @@ combineLanes(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
         Value exists = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ult,
                                              thread, warp.count);
         Value takesPart = arith::AndIOp::create(lb, l, inMask, exists);
+        if (warp.flags) {
+          Value flagThread =
+              arith::SelectOp::create(lb, l, exists, thread, warp.tid);
+          Value flag = loadValue(
+              lb, l, lb.getI8Type(),
+              buildElementAddress(lb, l, warp.flags, lb.getI8Type(),
+                                  flagThread));
+          Value present = arith::CmpIOp::create(
+              lb, l, arith::CmpIPredicate::ne, flag,
+              arith::ConstantIntOp::create(lb, l, lb.getI8Type(), 0));
+          takesPart = arith::AndIOp::create(lb, l, takesPart, present);
+        }
         Value value = loadValue(lb, l, ownValue.getType(),
                                 warp.laneAddress(lb, l, laneIndex));
         Value participants = arith::SelectOp::create(
@@ -241,6 +256,21 @@ static Value computeWorkGroupShuffle(OpBuilder &b, Location loc,
       buildElementAddress(b, loc, warp.slots, warp.slotType, source));
 }
 
+/// A block array of one zeroed byte per thread (participation flags).
+static Value allocateParticipationFlags(scf::ParallelOp loop) {
+  OpBuilder b(loop.getContext());
+  Type i8 = b.getI8Type();
+  Value flags = allocateBlockArray(loop, i8, 1);
+  b.setInsertionPointAfterValue(flags);
+  Location loc = loop.getLoc();
+  Value bytes = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(), buildThreadCount(b, loc, loop));
+  LLVM::MemsetOp::create(b, loc, flags,
+                         arith::ConstantIntOp::create(b, loc, i8, 0), bytes,
+                         /*isVolatile=*/false);
+  return flags;
+}
+
 static ValueRange callArguments(Operation *call) {
   if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(call))
     return intrinsic.getArgs();
@@ -282,6 +312,19 @@ static LogicalResult expandWarpIntrinsic(Operation *call,
 
   storeValue(b, loc, value,
              buildElementAddress(b, loc, warp.slots, slotType, warp.tid));
+  bool combines = kind != WarpIntrinsicKind::ShuffleIdx &&
+                  kind != WarpIntrinsicKind::ShuffleUp &&
+                  kind != WarpIntrinsicKind::ShuffleDown &&
+                  kind != WarpIntrinsicKind::ShuffleXor &&
+                  kind != WarpIntrinsicKind::WorkGroupShuffle;
+  Value flagAddress;
+  if (combines) {
+    warp.flags = allocateParticipationFlags(loop);
+    flagAddress =
+        buildElementAddress(b, loc, warp.flags, b.getI8Type(), warp.tid);
+    storeValue(b, loc, arith::ConstantIntOp::create(b, loc, b.getI8Type(), 1),
+               flagAddress);
+  }
   createWarpBarrier(b, loc, loop, kind);
   Value result;
   switch (kind) {
@@ -323,6 +366,9 @@ static LogicalResult expandWarpIntrinsic(Operation *call,
   }
   }
   createWarpBarrier(b, loc, loop, kind);
+  if (combines)
+    storeValue(b, loc, arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0),
+               flagAddress);
   call->getResult(0).replaceAllUsesWith(result);
   call->erase();
   return success();

@@ -9,17 +9,18 @@
 // lane (the warp register-cache idiom: unrolled loops over per-thread
 // arrays, shuffles at the top level or in uniform loops).
 //
-// Such a loop runs one full warp at a time, with the 32 lanes interleaved:
-// each operation of the thread body is emitted once per lane (once in all
-// for lane-invariant pure operations), so that all lanes finish an operation
-// before any starts the next, as on a GPU. A shuffle then reads another
-// lane's SSA value directly (a compile-time choice when its operands are
-// constants, a vector element otherwise), and votes and reductions combine
-// the 32 values; LLVM's SLP vectorizer turns the 32 copies into SIMD code.
-// Control flow that contains a warp primitive must be lane-invariant and is
-// emitted once around the interleaved lanes; other control flow is emitted
-// per lane. The threads of a partial last warp run the original body in a
-// thread loop of their own, which the barrier emulation handles.
+// Such a loop runs one warp at a time, with the 32 lanes interleaved: each
+// operation of the thread body is emitted once per lane (once in all for
+// lane-invariant pure operations; as one 32-lane vector operation for
+// elementwise arithmetic), so that all lanes finish an operation before any
+// starts the next, as on a GPU. A shuffle then reads another lane's value
+// directly (one vector permutation when its operands are constants), and
+// votes and reductions combine the 32 values without memory. Loops around
+// a primitive must have lane-invariant bounds; an `if` or `switch` around
+// one whose condition differs between lanes is emitted in line under a
+// lane mask (side effects guarded per lane, results selected). Other
+// control flow is emitted per lane. The partial last warp of a block runs
+// the same code with its missing lanes masked off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -210,6 +211,12 @@ public:
 
   IRMapping &lane(unsigned i) { return lanes[i]; }
 
+  /// Makes only the lanes whose `laneActive` holds run side effects (a
+  /// partial warp).
+  void setActiveLanes(ArrayRef<Value> laneActive) {
+    active.assign(laneActive.begin(), laneActive.end());
+  }
+
   /// Emits the operations of `block` but its terminator.
   void emitBlock(Block &block) {
     for (Operation &op : block.without_terminator())
@@ -345,18 +352,24 @@ private:
   /// zero results.
   void emitGuarded(Operation *op) {
     prepareScalarOperands(op);
+    // Unused results stay inside the guard (so that, e.g., unused inline
+    // assembly is still recognized as dead later).
+    TypeRange resultTypes =
+        op->use_empty() ? TypeRange() : TypeRange(op->getResultTypes());
     for (unsigned i = 0; i < kWarpSize; ++i) {
-      auto guard = scf::IfOp::create(b, op->getLoc(), op->getResultTypes(),
-                                     active[i], /*addThenBlock=*/true,
-                                     /*addElseBlock=*/op->getNumResults() != 0);
+      auto guard = scf::IfOp::create(b, op->getLoc(), resultTypes, active[i],
+                                     /*addThenBlock=*/true,
+                                     /*addElseBlock=*/!resultTypes.empty());
       OpBuilder::InsertionGuard insertion(b);
       Block *thenBlock = &guard.getThenRegion().front();
       if (!thenBlock->empty())
         thenBlock->getTerminator()->erase();
       b.setInsertionPointToEnd(thenBlock);
       Operation *clone = b.clone(*op, lanes[i]);
-      scf::YieldOp::create(b, op->getLoc(), clone->getResults());
-      if (op->getNumResults() != 0) {
+      scf::YieldOp::create(b, op->getLoc(),
+                           resultTypes.empty() ? ValueRange()
+                                               : clone->getResults());
+      if (!resultTypes.empty()) {
         Block *elseBlock = &guard.getElseRegion().front();
         if (!elseBlock->empty())
           elseBlock->getTerminator()->erase();
@@ -365,8 +378,8 @@ private:
         for (Type type : op->getResultTypes())
           zeros.push_back(LLVM::ZeroOp::create(b, op->getLoc(), type));
         scf::YieldOp::create(b, op->getLoc(), zeros);
+        mapResults(i, op, guard.getResults());
       }
-      mapResults(i, op, guard.getResults());
     }
   }
 
@@ -527,12 +540,7 @@ private:
   Value activeBits(Location loc) {
     if (active.empty())
       return constI32(b, loc, -1);
-    Value vector = LLVM::PoisonOp::create(
-        b, loc, VectorType::get({kWarpSize}, b.getI1Type()));
-    for (unsigned i = 0; i < kWarpSize; ++i)
-      vector = LLVM::InsertElementOp::create(b, loc, vector, active[i],
-                                             constI32(b, loc, i));
-    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vector);
+    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), activeVector(loc));
   }
 
   /// A lane-dependent `if` runs per lane; the pure, speculatable operations
@@ -714,6 +722,8 @@ private:
   static std::optional<unsigned> shuffleSource(WarpIntrinsicKind kind,
                                                int32_t lane, int32_t b,
                                                int32_t c) {
+    // PTX uses the low 5 bits of the lane operand in every mode.
+    b &= 31;
     int32_t segmask = (c >> 8) & 31;
     int32_t minLane = lane & segmask;
     int32_t maxLane = minLane | (c & 31 & ~segmask);
@@ -748,6 +758,7 @@ private:
                                         Value cValue) {
     Value lane = constI32(b, loc, laneIndex);
     Value c31 = constI32(b, loc, 31);
+    bValue = arith::AndIOp::create(b, loc, bValue, c31);
     Value segmask = arith::AndIOp::create(
         b, loc, arith::ShRUIOp::create(b, loc, cValue, constI32(b, loc, 8)),
         c31);
@@ -815,10 +826,21 @@ private:
       if (std::optional<unsigned> source =
               constantSource(kind, i, bOperand, cOperand))
         sources.push_back(*source);
+    // Reading a lane that is not active (past the end of the block, or not
+    // taking the branch) gives the reading lane its own value, as in the
+    // barrier-based emulation.
+    Value activeLanes = active.empty() ? Value() : activeVector(loc);
     if (sources.size() == kWarpSize && isVectorElementType(value.getType())) {
       Value vector = vectorOf(value);
-      vectors[op->getResult(0)] =
+      Value result =
           LLVM::ShuffleVectorOp::create(b, loc, vector, vector, sources);
+      if (activeLanes)
+        result = arith::SelectOp::create(
+            b, loc,
+            LLVM::ShuffleVectorOp::create(b, loc, activeLanes, activeLanes,
+                                          sources),
+            result, vector);
+      vectors[op->getResult(0)] = result;
       return;
     }
     for (unsigned i = 0; i < kWarpSize; ++i) {
@@ -826,19 +848,36 @@ private:
       Value result;
       if (matchPattern(at(i, bOperand), m_ConstantInt(&bConst)) &&
           matchPattern(at(i, cOperand), m_ConstantInt(&cConst))) {
-        std::optional<unsigned> source =
-            shuffleSource(kind, i, int32_t(bConst.getSExtValue()),
-                          int32_t(cConst.getSExtValue()));
-        result = at(source.value_or(i), value);
+        unsigned source = shuffleSource(kind, i, int32_t(bConst.getSExtValue()),
+                                        int32_t(cConst.getSExtValue()))
+                              .value_or(i);
+        result = at(source, value);
+        if (activeLanes && source != i)
+          result = arith::SelectOp::create(b, loc, active[source], result,
+                                           at(i, value));
       } else {
         auto [source, valid] =
             shuffleSource(loc, kind, i, at(i, bOperand), at(i, cOperand));
+        if (activeLanes)
+          valid = arith::AndIOp::create(
+              b, loc, valid,
+              LLVM::ExtractElementOp::create(b, loc, activeLanes, source));
         Value read =
             LLVM::ExtractElementOp::create(b, loc, vectorOf(value), source);
         result = arith::SelectOp::create(b, loc, valid, read, at(i, value));
       }
       lanes[i].map(op->getResult(0), result);
     }
+  }
+
+  /// The active lanes as a vector of i1.
+  Value activeVector(Location loc) {
+    Value vector = LLVM::PoisonOp::create(
+        b, loc, VectorType::get({kWarpSize}, b.getI1Type()));
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      vector = LLVM::InsertElementOp::create(b, loc, vector, active[i],
+                                             constI32(b, loc, i));
+    return vector;
   }
 
   /// Bit j set when lane j's predicate holds: the 32 predicates as a
@@ -972,8 +1011,30 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
   return ivs;
 }
 
-/// Rewrites `loop` as full warps of interleaved lanes followed by a thread
-/// loop over the threads of the partial last warp.
+/// Emits the body of `loop` as the 32 interleaved lanes of the warp whose
+/// first thread is `base`; lanes from `activeCount` on (if given) do not
+/// exist and run no side effects.
+void emitWarp(OpBuilder &b, scf::ParallelOp loop, Operation *allocaAnchor,
+              Value base, Value activeCount) {
+  Location loc = loop.getLoc();
+  LaneInterleaver interleaver(b, allocaAnchor);
+  SmallVector<Value> active;
+  for (unsigned i = 0; i < kWarpSize; ++i) {
+    Value laneIndex = arith::ConstantIndexOp::create(b, loc, i);
+    Value linear = arith::AddIOp::create(b, loc, base, laneIndex);
+    SmallVector<Value> ivs = delinearize(b, loc, linear, loop.getUpperBound());
+    for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
+      interleaver.lane(i).map(iv, value);
+    if (activeCount)
+      active.push_back(arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, laneIndex, activeCount));
+  }
+  interleaver.setActiveLanes(active);
+  interleaver.emitBlock(*loop.getBody());
+}
+
+/// Rewrites `loop` as its full warps of interleaved lanes, then the partial
+/// last warp (if any) interleaved with the missing lanes masked off.
 void interleaveThreadLoop(scf::ParallelOp loop) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
@@ -988,40 +1049,19 @@ void interleaveThreadLoop(scf::ParallelOp loop) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(warps.getBody()->getTerminator());
-    LaneInterleaver interleaver(b, warps);
     Value base =
         arith::MulIOp::create(b, loc, warps.getInductionVar(), warpSize);
-    for (unsigned i = 0; i < kWarpSize; ++i) {
-      Value linear = arith::AddIOp::create(
-          b, loc, base, arith::ConstantIndexOp::create(b, loc, i));
-      SmallVector<Value> ivs =
-          delinearize(b, loc, linear, loop.getUpperBound());
-      for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
-        interleaver.lane(i).map(iv, value);
-    }
-    interleaver.emitBlock(*loop.getBody());
+    emitWarp(b, loop, warps, base, /*activeCount=*/Value());
   }
 
-  // The partial warp: a thread loop of its own, indexed from the first
-  // thread past the full warps.
   Value rest = arith::SubIOp::create(b, loc, count, fullThreads);
-  auto partial = scf::ParallelOp::create(b, loc, ValueRange{zero},
-                                         ValueRange{rest}, ValueRange{one});
-  partial->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  Value hasPartial =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rest, zero);
+  auto partial = scf::IfOp::create(b, loc, hasPartial, /*withElse=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
-    Block *body = partial.getBody();
-    b.setInsertionPointToStart(body);
-    Value linear = arith::AddIOp::create(b, loc, fullThreads,
-                                         partial.getInductionVars()[0]);
-    IRMapping mapping;
-    for (auto [iv, value] :
-         llvm::zip(loop.getInductionVars(),
-                   delinearize(b, loc, linear, loop.getUpperBound())))
-      mapping.map(iv, value);
-    b.setInsertionPoint(body->getTerminator());
-    for (Operation &op : loop.getBody()->without_terminator())
-      b.clone(op, mapping);
+    b.setInsertionPoint(partial.thenBlock()->getTerminator());
+    emitWarp(b, loop, warps, fullThreads, rest);
   }
   loop.erase();
 }
