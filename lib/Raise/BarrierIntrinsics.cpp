@@ -60,6 +60,8 @@ mlir::respec::getWarpIntrinsicKind(llvm::StringRef name) {
     return WarpIntrinsicKind::Reduce;
   if (name == "bar.warp.sync")
     return WarpIntrinsicKind::SyncWarp;
+  if (name == "activemask")
+    return WarpIntrinsicKind::ActiveMask;
   return std::nullopt;
 }
 

@@ -140,13 +140,14 @@ llvm.func ptx_kernelcc @_Z15partial_barrierPf(%x: !llvm.ptr<1>) {
 // -----
 
 // A warp shuffle compiles (warps as interleaved lanes: a shuffle whose
-// lane operand is computed reads an element of the warp's vector); a warp
-// primitive the CPU back end lacks is rejected at the user's line.
+// lane operand is computed reads an element of the warp's vector);
+// __activemask in a kernel with a block barrier is rejected at the user's
+// line.
 // CHECK-LABEL: llvm.func @__respec_launch._Z7shufflePi(
 // CHECK: omp.loop_nest
 // CHECK: llvm.extractelement %{{.*}} : vector<32xi32>
 // CHECK: omp.yield
-// ERR: shuffle.cu:10:13: error: kernel 'activemask(int*)' uses a warp-level primitive (__activemask); the CPU back end does not support warp primitives yet
+// ERR: shuffle.cu:10:13: error: kernel 'activemask(int*)' uses a warp-level primitive (__activemask) that the CPU back end does not support here (it supports __activemask only where warps run as interleaved lanes: no __syncthreads in the kernel, not in a loop whose trip count differs between lanes; no shuffles with a validity predicate; no primitives in functions that could not be inlined into their kernel)
 llvm.func ptx_kernelcc @_Z7shufflePi(%x: !llvm.ptr<1>) {
   %t = nvvm.read.ptx.sreg.tid.x : i32
   %m = llvm.mlir.constant(-1 : i32) : i32
@@ -159,6 +160,8 @@ llvm.func ptx_kernelcc @_Z7shufflePi(%x: !llvm.ptr<1>) {
 // -----
 
 llvm.func ptx_kernelcc @_Z10activemaskPi(%x: !llvm.ptr<1>) {
+  %z = llvm.mlir.constant(0 : i32) : i32
+  llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%z) : (i32) -> ()
   %m = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32 loc("shuffle.cu":10:13)
   llvm.store %m, %x : i32, !llvm.ptr<1>
   llvm.return

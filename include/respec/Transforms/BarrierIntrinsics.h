@@ -42,6 +42,7 @@ enum class WarpIntrinsicKind {
   MatchAll,    ///< __match_all_sync
   Reduce,      ///< __reduce_{add,min,max,and,or,xor}_sync
   SyncWarp,    ///< __syncwarp
+  ActiveMask,  ///< __activemask (only where warps run as interleaved lanes)
   /// OpenCL C `shuffle(value, lane)` of respec's built-ins: a shuffle whose
   /// segment is the whole work-group (block).
   WorkGroupShuffle,

@@ -382,7 +382,10 @@ struct ExpandWarpIntrinsicsPass
     for (scf::ParallelOp loop : collectThreadLoops(getOperation())) {
       SmallVector<std::pair<Operation *, WarpIntrinsicKind>> calls;
       loop.walk([&](Operation *call) {
-        if (std::optional<WarpIntrinsicKind> kind = getWarpPrimitiveKind(call))
+        // __activemask has no meaning in the barrier emulation (every thread
+        // runs each interval); LowerDeviceIntrinsics reports it.
+        std::optional<WarpIntrinsicKind> kind = getWarpPrimitiveKind(call);
+        if (kind && *kind != WarpIntrinsicKind::ActiveMask)
           calls.push_back({call, *kind});
       });
       for (auto [call, kind] : calls)

@@ -64,6 +64,7 @@ bool isInterleavable(WarpIntrinsicKind kind) {
   case WarpIntrinsicKind::Uniform:
   case WarpIntrinsicKind::Reduce:
   case WarpIntrinsicKind::SyncWarp:
+  case WarpIntrinsicKind::ActiveMask:
     return true;
   default:
     return false;
@@ -705,6 +706,14 @@ private:
     case WarpIntrinsicKind::SyncWarp:
       // Interleaved lanes already finish each operation together.
       return;
+    case WarpIntrinsicKind::ActiveMask: {
+      // The lanes running this code: all of a full warp, the existing ones
+      // of a partial warp, those taking the branch under a lane mask.
+      Value bits = activeBits(op->getLoc());
+      for (unsigned i = 0; i < kWarpSize; ++i)
+        lanes[i].map(op->getResult(0), bits);
+      return;
+    }
     case WarpIntrinsicKind::Reduce:
       return emitReduce(op, args[0], args[1]);
     case WarpIntrinsicKind::Ballot:

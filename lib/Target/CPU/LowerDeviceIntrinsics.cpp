@@ -183,7 +183,12 @@ static LogicalResult lowerNVVMFeature(Operation *op, StringRef name,
            << "kernel '" << userFunctionName(op)
            << "' uses a warp-level primitive ("
            << cudaSpellingOfWarpFeature(userSpelling)
-           << "); the CPU back end does not support warp primitives yet";
+           << ") that the CPU back end does not support here (it supports "
+              "__activemask only where warps run as interleaved lanes: no "
+              "__syncthreads in the kernel, not in a loop whose trip count "
+              "differs between lanes; no shuffles with a validity "
+              "predicate; no primitives in functions that could not be "
+              "inlined into their kernel)";
   case DeviceFeature::Other:
     return op->emitError() << "kernel '" << userFunctionName(op)
                            << "' uses the device intrinsic '" << userSpelling
