@@ -147,7 +147,7 @@ llvm.func ptx_kernelcc @_Z15partial_barrierPf(%x: !llvm.ptr<1>) {
 // CHECK: omp.loop_nest
 // CHECK: llvm.extractelement %{{.*}} : vector<32xi32>
 // CHECK: omp.yield
-// ERR: shuffle.cu:10:13: error: kernel 'activemask(int*)' uses a warp-level primitive (__activemask) that the CPU back end does not support here (it supports __activemask only where warps run as interleaved lanes: no __syncthreads in the kernel, not in a loop whose trip count differs between lanes; no shuffles with a validity predicate; no primitives in functions that could not be inlined into their kernel)
+// ERR: shuffle.cu:10:13: error: kernel 'activemask(int*)' uses a warp-level primitive (__activemask) that the CPU back end does not support here (it supports __activemask only where warps run as interleaved lanes: no __syncthreads in the kernel, not in a for loop whose bounds differ between lanes; no shuffles with a validity predicate; no primitives in functions that could not be inlined into their kernel)
 llvm.func ptx_kernelcc @_Z7shufflePi(%x: !llvm.ptr<1>) {
   %t = nvvm.read.ptx.sreg.tid.x : i32
   %m = llvm.mlir.constant(-1 : i32) : i32

@@ -137,8 +137,50 @@ func.func @masked_branch(%n: index, %p: !llvm.ptr) {
 
 // -----
 
+// A loop around a shuffle whose trip count differs between lanes runs while
+// any lane still runs it, carrying the running lanes and each lane's exit
+// value; a lane that leaves keeps the value it left with.
+// CHECK-LABEL: func.func @masked_loop(
+// CHECK: scf.for
+// CHECK: %[[LOOP:.*]]:3 = scf.while (%{{.*}} = %{{.*}}, %[[RUNNING:.*]] = %{{.*}}, %[[EXIT:.*]] = %{{.*}}) : (vector<32xi32>, vector<32xi1>, vector<32xi32>) -> (vector<32xi32>, vector<32xi1>, vector<32xi32>)
+// CHECK: %[[LEAVING:.*]] = arith.select %{{.*}}, %{{.*}}, %[[EXIT]] : vector<32xi1>, vector<32xi32>
+// CHECK: %[[STAYING:.*]] = llvm.bitcast %{{.*}} : vector<32xi1> to i32
+// CHECK: %[[ANY:.*]] = arith.cmpi ne, %[[STAYING]]
+// CHECK: scf.condition(%[[ANY]])
+// CHECK: } do {
+// CHECK: llvm.shufflevector
+// CHECK: scf.yield
+// CHECK: llvm.extractelement %[[LOOP]]#2
+func.func @masked_loop(%n: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %c31 = llvm.mlir.constant(31 : i32) : i32
+      %r = scf.while (%i = %ti) : (i32) -> i32 {
+        %more = llvm.icmp "slt" %i, %c31 : i32
+        scf.condition(%more) %i : i32
+      } do {
+      ^bb0(%i: i32):
+        %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.bfly.i32"(%m, %i, %one, %c31) : (i32, i32, i32, i32) -> i32
+        %next = llvm.add %s, %one : i32
+        scf.yield %next : i32
+      }
+      llvm.store %r, %p : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
 // Not interleaved: a block barrier in the thread loop, and a shuffle in a
-// loop whose trip count differs between lanes (both keep the barrier-based
+// `for` loop whose bounds differ between lanes (both keep the barrier-based
 // emulation).
 // CHECK-LABEL: func.func @not_eligible(
 // CHECK-NOT: scf.for

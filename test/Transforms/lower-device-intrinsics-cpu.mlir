@@ -115,7 +115,7 @@ llvm.func internal @__respec_thread._Z4kernPf(%p: !llvm.ptr, %v: i32, %m: i32) a
   llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%v) : (i32) -> ()
   // expected-error @below {{'kern(float*)' uses a block barrier (__syncthreads)}}
   nvvm.barrier0
-  // expected-error @below {{kernel 'kern(float*)' uses a warp-level primitive (__shfl_down_sync) that the CPU back end does not support here (it supports __activemask only where warps run as interleaved lanes: no __syncthreads in the kernel, not in a loop whose trip count differs between lanes; no shuffles with a validity predicate; no primitives in functions that could not be inlined into their kernel)}}
+  // expected-error @below {{kernel 'kern(float*)' uses a warp-level primitive (__shfl_down_sync) that the CPU back end does not support here (it supports __activemask only where warps run as interleaved lanes: no __syncthreads in the kernel, not in a for loop whose bounds differ between lanes; no shuffles with a validity predicate; no primitives in functions that could not be inlined into their kernel)}}
   %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.down.i32"(%m, %v, %v, %v) : (i32, i32, i32, i32) -> i32
   // expected-error @below {{warp-level primitive (__ballot_sync)}}
   %b = llvm.call_intrinsic "llvm.nvvm.vote.ballot.sync"(%m, %v) : (i32, i32) -> i32

@@ -146,10 +146,11 @@ private:
             !isLaneInvariant(forOp.getStep()))
           return false;
         invariant.insert(forOp.getInductionVar());
-      } else if (!isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(
-                     op)) {
-        // An `if` whose condition differs between lanes runs under a lane
-        // mask; loops around primitives must have lane-invariant bounds.
+      } else if (!isa<scf::IfOp, scf::IndexSwitchOp, scf::WhileOp,
+                      scf::ExecuteRegionOp>(op)) {
+        // An `if`, `switch` or `while` whose control differs between lanes
+        // runs under a lane mask; `for` loops around primitives must have
+        // lane-invariant bounds.
         return false;
       }
       for (Region &region : op.getRegions())
@@ -430,7 +431,139 @@ private:
                                                  : emitMaskedIf(ifOp);
     if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op))
       return emitMaskedSwitch(switchOp);
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      return emitMaskedWhile(whileOp);
     return emitExecuteRegion(cast<scf::ExecuteRegionOp>(op));
+  }
+
+  /// Zero values in the carried layout of `types`.
+  SmallVector<Value> carriedZeros(Location loc, TypeRange types) {
+    SmallVector<Value> zeros;
+    for (Type type : carriedTypes(types))
+      zeros.push_back(LLVM::ZeroOp::create(b, loc, type));
+    return zeros;
+  }
+
+  /// The per-lane i1 scalars of an i1 vector.
+  SmallVector<Value> lanesOf(Location loc, Value mask) {
+    SmallVector<Value> result;
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      result.push_back(
+          LLVM::ExtractElementOp::create(b, loc, mask, constI32(b, loc, i)));
+    return result;
+  }
+
+  Value maskVector(Location loc, ArrayRef<Value> laneBits) {
+    Value vector = LLVM::PoisonOp::create(
+        b, loc, VectorType::get({kWarpSize}, b.getI1Type()));
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      vector = LLVM::InsertElementOp::create(b, loc, vector, laneBits[i],
+                                             constI32(b, loc, i));
+    return vector;
+  }
+
+  /// A loop around warp primitives whose trip count may differ between
+  /// lanes: it runs while any lane still runs it; a lane that leaves
+  /// becomes inactive (no side effects, not counted by votes) and keeps the
+  /// values it left with. Carried: the loop's values, the running lanes and
+  /// each lane's exit values.
+  void emitMaskedWhile(scf::WhileOp whileOp) {
+    Location loc = whileOp.getLoc();
+    SmallVector<Value> outer = active;
+    auto condition = whileOp.getConditionOp();
+    TypeRange exitTypes = whileOp.getResultTypes();
+    Type maskType = VectorType::get({kWarpSize}, b.getI1Type());
+    Value trueValue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+
+    SmallVector<Value> inits = carriedOperands(whileOp.getInits());
+    unsigned numLoop = inits.size();
+    inits.push_back(outer.empty()
+                        ? maskVector(loc, SmallVector<Value>(kWarpSize,
+                                                             trueValue))
+                        : maskVector(loc, outer));
+    SmallVector<Value> exitInits = carriedZeros(loc, exitTypes);
+    unsigned numExit = exitInits.size();
+    llvm::append_range(inits, exitInits);
+
+    SmallVector<Type> beforeTypes = carriedTypes(whileOp.getInits().getTypes());
+    beforeTypes.push_back(maskType);
+    SmallVector<Type> exitCarried = carriedTypes(exitTypes);
+    llvm::append_range(beforeTypes, exitCarried);
+    SmallVector<Type> afterTypes = carriedTypes(exitTypes);
+    unsigned numForwarded = afterTypes.size();
+    afterTypes.push_back(maskType);
+    llvm::append_range(afterTypes, exitCarried);
+
+    auto loop = scf::WhileOp::create(b, loc, afterTypes, inits);
+    SmallVector<Location> beforeLocs(beforeTypes.size(), loc);
+    SmallVector<Location> afterLocs(afterTypes.size(), loc);
+    Block *before = b.createBlock(&loop.getBefore(), {}, beforeTypes,
+                                  beforeLocs);
+    Block *after =
+        b.createBlock(&loop.getAfter(), {}, afterTypes, afterLocs);
+    b.setInsertionPointAfter(loop);
+
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(before);
+      bindCarried(whileOp.getBeforeArguments(),
+                  before->getArguments().take_front(numLoop));
+      SmallVector<Value> running =
+          lanesOf(loc, before->getArgument(numLoop));
+      active = running;
+      emitBlock(whileOp.getBefore().front());
+      SmallVector<Value> stay, leave;
+      for (unsigned i = 0; i < kWarpSize; ++i) {
+        Value cond = at(i, condition.getCondition());
+        stay.push_back(arith::AndIOp::create(b, loc, running[i], cond));
+        leave.push_back(arith::AndIOp::create(
+            b, loc, running[i],
+            arith::XOrIOp::create(b, loc, cond, trueValue)));
+      }
+      // Lanes leaving now record the values they leave with.
+      ValueRange oldExits = before->getArguments().drop_front(numLoop + 1);
+      SmallVector<Value> exits;
+      Value leaveVector = maskVector(loc, leave);
+      unsigned next = 0;
+      for (Value forwarded : condition.getArgs()) {
+        if (isVectorElementType(forwarded.getType())) {
+          exits.push_back(arith::SelectOp::create(
+              b, loc, leaveVector, vectorOf(forwarded), oldExits[next++]));
+          continue;
+        }
+        for (unsigned i = 0; i < kWarpSize; ++i)
+          exits.push_back(arith::SelectOp::create(
+              b, loc, leave[i], at(i, forwarded), oldExits[next++]));
+      }
+      Value stayVector = maskVector(loc, stay);
+      Value anyStays = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne,
+          LLVM::BitcastOp::create(b, loc, b.getI32Type(), stayVector),
+          constI32(b, loc, 0));
+      SmallVector<Value> forwardedOut = carriedOperands(condition.getArgs());
+      forwardedOut.push_back(stayVector);
+      llvm::append_range(forwardedOut, exits);
+      scf::ConditionOp::create(b, loc, anyStays, forwardedOut);
+    }
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(after);
+      bindCarried(whileOp.getAfterArguments(),
+                  after->getArguments().take_front(numForwarded));
+      active = lanesOf(loc, after->getArgument(numForwarded));
+      emitBlock(whileOp.getAfter().front());
+      SmallVector<Value> yielded =
+          carriedOperands(whileOp.getAfter().front().getTerminator()
+                              ->getOperands());
+      yielded.push_back(after->getArgument(numForwarded));
+      llvm::append_range(yielded,
+                         after->getArguments().drop_front(numForwarded + 1));
+      scf::YieldOp::create(b, loc, yielded);
+    }
+    active = outer;
+    bindCarried(whileOp.getResults(),
+                loop.getResults().drop_front(numForwarded + 1));
+    (void)numExit;
   }
 
   /// A switch around warp primitives (CFG structuring makes them): every

@@ -185,8 +185,8 @@ static LogicalResult lowerNVVMFeature(Operation *op, StringRef name,
            << cudaSpellingOfWarpFeature(userSpelling)
            << ") that the CPU back end does not support here (it supports "
               "__activemask only where warps run as interleaved lanes: no "
-              "__syncthreads in the kernel, not in a loop whose trip count "
-              "differs between lanes; no shuffles with a validity "
+              "__syncthreads in the kernel, not in a for loop whose bounds "
+              "differ between lanes; no shuffles with a validity "
               "predicate; no primitives in functions that could not be "
               "inlined into their kernel)";
   case DeviceFeature::Other:
