@@ -218,3 +218,43 @@ func.func @not_eligible(%n: index, %p: !llvm.ptr) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+// A lane-dependent `if` without side effects (clang keeps small ones as
+// branches) is if-converted: both branches run as vector code and the
+// result is selected; no per-lane branches remain.
+// CHECK-LABEL: func.func @pure_branch(
+// CHECK: scf.for
+// CHECK-NOT: scf.if
+// CHECK: llvm.fdiv %{{.*}}, %{{.*}} : vector<32xf32>
+// CHECK: llvm.fmul %{{.*}}, %{{.*}} : vector<32xf32>
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<32xi1>, vector<32xf32>
+// CHECK: llvm.shufflevector
+func.func @pure_branch(%n: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %x = llvm.sitofp %ti : i32 to f32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %c31 = llvm.mlir.constant(31 : i32) : i32
+      %c7 = llvm.mlir.constant(7 : i32) : i32
+      %low = llvm.icmp "slt" %ti, %c7 : i32
+      %v = scf.if %low -> (f32) {
+        %d = llvm.fdiv %x, %x : f32
+        scf.yield %d : f32
+      } else {
+        %e = llvm.fmul %x, %x : f32
+        scf.yield %e : f32
+      }
+      %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.bfly.f32"(%m, %v, %one, %c31) : (i32, f32, i32, i32) -> f32
+      llvm.store %s, %p : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

@@ -84,6 +84,21 @@ bool isRegionFreePure(Operation *op) {
   return op->getNumRegions() == 0 && isMemoryEffectFree(op);
 }
 
+/// Whether `op` may run where the program would not run it: pure and
+/// speculatable, or pure floating-point arithmetic (which never traps in
+/// the default floating-point environment; integer division may).
+bool isSafeToSpeculate(Operation *op) {
+  if (!isRegionFreePure(op))
+    return false;
+  if (isSpeculatable(op))
+    return true;
+  return op->getNumResults() == 1 &&
+         isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())) &&
+         llvm::all_of(op->getOperandTypes(), [](Type type) {
+           return isa<FloatType>(getElementTypeOrSelf(type));
+         });
+}
+
 //===----------------------------------------------------------------------===//
 // Eligibility
 //===----------------------------------------------------------------------===//
@@ -346,7 +361,9 @@ private:
     if (getWarpPrimitiveKind(op))
       return true;
     if (op->getNumRegions() == 0)
-      return isRegionFreePure(op) && isSpeculatable(op);
+      return isSafeToSpeculate(op);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op); ifOp && isSpeculatableIf(ifOp))
+      return true;
     return containsWarpPrimitive(op);
   }
 
@@ -416,8 +433,13 @@ private:
       }
     }
     if (op->getNumRegions() != 0 && !containsWarpPrimitive(op))
-      if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        // Without side effects both branches run for every lane as vector
+        // code and the results are selected (if-conversion).
+        if (isSpeculatableIf(ifOp))
+          return emitMaskedIf(ifOp, /*needsMask=*/false);
         return emitPerLaneIf(ifOp);
+      }
     if (op->getNumRegions() == 0 || !containsWarpPrimitive(op)) {
       prepareScalarOperands(op);
       for (unsigned i = 0; i < kWarpSize; ++i)
@@ -626,7 +648,7 @@ private:
   /// An `if` around warp primitives whose condition differs between lanes:
   /// both branches are emitted in line, each with the lanes that take it
   /// as the active ones; each result is selected per lane.
-  void emitMaskedIf(scf::IfOp ifOp) {
+  void emitMaskedIf(scf::IfOp ifOp, bool needsMask = true) {
     Location loc = ifOp.getLoc();
     SmallVector<Value> outer = active;
     Value trueValue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
@@ -647,7 +669,9 @@ private:
       SmallVector<Value> yielded;
       if (region.empty())
         return yielded;
-      active = branchMask(taken);
+      // Branches without side effects need no mask.
+      if (needsMask)
+        active = branchMask(taken);
       emitBlock(region.front());
       llvm::append_range(yielded, region.front().getTerminator()->getOperands());
       return yielded;
@@ -677,6 +701,20 @@ private:
     return LLVM::BitcastOp::create(b, loc, b.getI32Type(), activeVector(loc));
   }
 
+  /// True if every operation in `ifOp`'s branches (and in nested ifs) is
+  /// pure and speculatable: running both branches for every lane is safe.
+  static bool isSpeculatableIf(scf::IfOp ifOp) {
+    return !ifOp
+                ->walk([&](Operation *nested) {
+                  if (nested == ifOp.getOperation() ||
+                      isa<scf::YieldOp, scf::IfOp>(nested) ||
+                      isSafeToSpeculate(nested))
+                    return WalkResult::advance();
+                  return WalkResult::interrupt();
+                })
+                 .wasInterrupted();
+  }
+
   /// A lane-dependent `if` runs per lane; the pure, speculatable operations
   /// at the top of its branches are hoisted in front of it first, where
   /// they run for every lane as vector code (clang sinks computations into
@@ -694,7 +732,7 @@ private:
           return def ? hoisted.contains(def) || !ifOp->isAncestor(def)
                      : !ifOp->isAncestor(v.getParentBlock()->getParentOp());
         });
-        if (!operandsReady || !isRegionFreePure(&op) || !isSpeculatable(&op))
+        if (!operandsReady || !isSafeToSpeculate(&op))
           continue;
         emitOp(&op);
         hoisted.insert(&op);
