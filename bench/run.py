@@ -6,18 +6,29 @@ times, ratio OpenMP/respec: above 1 means respec is faster) and writes it
 with a CSV next to the binaries. Checksums must agree; a workload whose
 outputs differ is reported as such, not timed.
 
+A suite may hold a `suite.json` with "reference", the command that builds
+the C++ versions (default `clang++-22 -O3 -march=native -fopenmp`), and
+"variants", names mapped to extra flags for both versions: each workload is
+built and reported once per variant, as `<workload>_<variant>`.
+
 Usage: bench/run.py [--suite barriers] [--runs 5] [--threads 1,2]
-                    [--build build] [--out build/bench]
+                    [--only w1,w2] [--ref-cxx CMD] [--build build]
+                    [--out build/bench]
 """
 import argparse
 import csv
+import itertools
+import json
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_SUITE = {"reference": "clang++-22 -O3 -march=native -fopenmp",
+                 "variants": {"": ""}}
 
 
 def run(cmd, env=None):
@@ -30,8 +41,8 @@ def measure(binary, threads, runs):
     times, sums = [], set()
     for _ in range(runs):
         out = run([binary], env)
-        times.append(float(re.search(r"ms=([0-9.]+)", out).group(1)))
-        sums.add(float(re.search(r"checksum=(-?[0-9.]+)", out).group(1)))
+        times.append(float(re.search(r"ms=(\S+)", out).group(1)))
+        sums.add(float(re.search(r"checksum=(\S+)", out).group(1)))
     return statistics.median(times), sums.pop()
 
 
@@ -40,6 +51,8 @@ def main():
     parser.add_argument("--suite", default="barriers")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--only", help="comma-separated workloads")
+    parser.add_argument("--ref-cxx", help="command building the C++ versions")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
@@ -48,21 +61,31 @@ def main():
     os.makedirs(out, exist_ok=True)
     respec = os.path.join(args.build, "bin", "respec")
     threads = [int(t) for t in args.threads.split(",")]
+    config = dict(DEFAULT_SUITE)
+    if os.path.exists(os.path.join(suite, "suite.json")):
+        with open(os.path.join(suite, "suite.json")) as f:
+            config.update(json.load(f))
+    ref_cxx = shlex.split(args.ref_cxx or config["reference"])
+    names = sorted(f[:-3] for f in os.listdir(suite) if f.endswith(".cu"))
+    if args.only:
+        names = [n for n in names if n in args.only.split(",")]
 
     rows = []
-    for cu in sorted(f for f in os.listdir(suite) if f.endswith(".cu")):
-        name = cu[:-3]
-        ref = os.path.join(suite, name + ".cpp")
-        cuda_bin = os.path.join(out, name + ".respec")
-        omp_bin = os.path.join(out, name + ".omp")
-        run([respec, "-O3", os.path.join(suite, cu), "-o", cuda_bin])
-        run(["clang++-22", "-O3", "-march=native", "-fopenmp", ref, "-o",
+    for name, (variant, flags) in itertools.product(
+            names, config["variants"].items()):
+        label = f"{name}_{variant}" if variant else name
+        flags = shlex.split(flags)
+        cuda_bin = os.path.join(out, label + ".respec")
+        omp_bin = os.path.join(out, label + ".omp")
+        run([respec, "-O3", *flags, os.path.join(suite, name + ".cu"), "-o",
+             cuda_bin])
+        run([*ref_cxx, *flags, os.path.join(suite, name + ".cpp"), "-o",
              omp_bin])
         for t in threads:
             cuda_ms, cuda_sum = measure(cuda_bin, t, args.runs)
             omp_ms, omp_sum = measure(omp_bin, t, args.runs)
             agree = abs(cuda_sum - omp_sum) <= 1e-4 * max(1.0, abs(omp_sum))
-            rows.append({"workload": name, "threads": t,
+            rows.append({"workload": label, "threads": t,
                          "respec_ms": cuda_ms, "openmp_ms": omp_ms,
                          "speedup": omp_ms / cuda_ms if agree else None,
                          "outputs": "equal" if agree else

@@ -1,0 +1,24 @@
+// GEMA: C = A + B for a batch of small G x G matrices (row-major), as a CPU
+// programmer writes it.
+#ifndef GROUP
+#define GROUP 16
+#endif
+#include "common.h"
+
+int main() {
+  const int G = GROUP;
+  const size_t n = (size_t)BATCH * G * G;
+  std::vector<Real> A = makeMatrices<Real>(G, 1), B = makeMatrices<Real>(G, 2),
+                    C(n);
+  timeIt([&] {
+#pragma omp parallel for
+    for (long p = 0; p < BATCH; ++p) {
+      const Real *a = &A[p * G * G], *b = &B[p * G * G];
+      Real *c = &C[p * G * G];
+      for (int i = 0; i < G * G; ++i)
+        c[i] = a[i] + b[i];
+    }
+  });
+  printChecksum(checksum(C));
+  return 0;
+}
