@@ -22,6 +22,7 @@
 #include "respec/Transforms/BarrierIntrinsics.h"
 #include "respec/Transforms/Passes.h"
 #include "respec/Transforms/ThreadLoopUtils.h"
+#include "respec/Transforms/WarpSemantics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -68,85 +69,18 @@ static Value constI32(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
 }
 
-/// shfl.sync as PTX defines it: c[12:8] masks the lane bits that select the
-/// segment, c[4:0] is the highest lane of the segment (or the lowest, for
-/// up); an out-of-range source lane yields the thread's own value.
+/// shfl.sync for the calling lane (WarpSemantics.h): the source lane's
+/// value, or the lane's own value when the source is not valid.
 static Value computeShuffle(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
                             const WarpExchange &warp, Value laneOperand,
                             Value clampOperand, Type resultType) {
   Value lane = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), warp.lane);
-  Value c31 = constI32(b, loc, 31);
-  Value segmask = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, clampOperand, constI32(b, loc, 8)),
-      c31);
-  Value notSegmask =
-      arith::XOrIOp::create(b, loc, segmask, constI32(b, loc, -1));
-  Value minLane = arith::AndIOp::create(b, loc, lane, segmask);
-  Value maxLane = arith::OrIOp::create(
-      b, loc, minLane,
-      arith::AndIOp::create(
-          b, loc, arith::AndIOp::create(b, loc, clampOperand, c31),
-          notSegmask));
-  // PTX uses the low 5 bits of the lane operand (b[4:0]) in every mode.
-  laneOperand = arith::AndIOp::create(b, loc, laneOperand, c31);
-  Value source, valid;
-  switch (kind) {
-  case WarpIntrinsicKind::ShuffleIdx:
-    source = arith::OrIOp::create(
-        b, loc, minLane, arith::AndIOp::create(b, loc, laneOperand, notSegmask));
-    valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, source,
-                                  maxLane);
-    break;
-  case WarpIntrinsicKind::ShuffleUp:
-    source = arith::SubIOp::create(b, loc, lane, laneOperand);
-    valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, source,
-                                  maxLane);
-    break;
-  case WarpIntrinsicKind::ShuffleDown:
-    source = arith::AddIOp::create(b, loc, lane, laneOperand);
-    valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, source,
-                                  maxLane);
-    break;
-  default:
-    source = arith::XOrIOp::create(b, loc, lane, laneOperand);
-    valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, source,
-                                  maxLane);
-    break;
-  }
+  auto [source, valid] =
+      buildShuffleSource(b, loc, kind, lane, laneOperand, clampOperand);
   source = arith::SelectOp::create(b, loc, valid, source, lane);
   Value sourceIndex =
       arith::IndexCastUIOp::create(b, loc, b.getIndexType(), source);
   return loadValue(b, loc, resultType, warp.laneAddress(b, loc, sourceIndex));
-}
-
-/// The neutral element and combination of __reduce_<op>_sync.
-static Value reduceIdentity(OpBuilder &b, Location loc, StringRef op) {
-  if (op == "min")
-    return constI32(b, loc, INT32_MAX);
-  if (op == "max")
-    return constI32(b, loc, INT32_MIN);
-  if (op == "umin" || op == "and")
-    return constI32(b, loc, -1);
-  return constI32(b, loc, 0);
-}
-
-static Value reduceCombine(OpBuilder &b, Location loc, StringRef op, Value acc,
-                           Value value) {
-  if (op == "add")
-    return arith::AddIOp::create(b, loc, acc, value);
-  if (op == "min")
-    return arith::MinSIOp::create(b, loc, acc, value);
-  if (op == "max")
-    return arith::MaxSIOp::create(b, loc, acc, value);
-  if (op == "umin")
-    return arith::MinUIOp::create(b, loc, acc, value);
-  if (op == "umax")
-    return arith::MaxUIOp::create(b, loc, acc, value);
-  if (op == "and")
-    return arith::AndIOp::create(b, loc, acc, value);
-  if (op == "or")
-    return arith::OrIOp::create(b, loc, acc, value);
-  return arith::XOrIOp::create(b, loc, acc, value);
 }
 
 /// Votes, match and reductions: one pass over the 32 lanes of the warp.
@@ -160,7 +94,7 @@ combineLanes(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value lanes = arith::ConstantIndexOp::create(b, loc, 32);
   Value init = kind == WarpIntrinsicKind::Reduce
-                   ? reduceIdentity(b, loc, reduceOp)
+                   ? buildReduceIdentity(b, loc, reduceOp)
                    : constI32(b, loc, 0);
   auto loop = scf::ForOp::create(
       b, loc, zero, lanes, one, ValueRange{init, constI32(b, loc, 0)},
@@ -195,7 +129,8 @@ combineLanes(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
         Value next;
         if (kind == WarpIntrinsicKind::Reduce) {
           next = arith::SelectOp::create(
-              lb, l, takesPart, reduceCombine(lb, l, reduceOp, acc[0], value),
+              lb, l, takesPart,
+              buildReduceCombine(lb, l, reduceOp, acc[0], value),
               acc[0]);
         } else {
           bool match = kind == WarpIntrinsicKind::MatchAny ||

@@ -28,6 +28,7 @@
 #include "respec/Transforms/BarrierIntrinsics.h"
 #include "respec/Transforms/Passes.h"
 #include "respec/Transforms/ThreadLoopUtils.h"
+#include "respec/Transforms/WarpSemantics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -932,53 +933,16 @@ private:
     return unsigned(source);
   }
 
-  /// The same computation on runtime operands: {source lane, valid}.
+  /// The same computation on runtime operands: {source lane (0..31),
+  /// valid}.
   std::pair<Value, Value> shuffleSource(Location loc, WarpIntrinsicKind kind,
                                         unsigned laneIndex, Value bValue,
                                         Value cValue) {
-    Value lane = constI32(b, loc, laneIndex);
-    Value c31 = constI32(b, loc, 31);
-    bValue = arith::AndIOp::create(b, loc, bValue, c31);
-    Value segmask = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, cValue, constI32(b, loc, 8)),
-        c31);
-    Value notSegmask =
-        arith::XOrIOp::create(b, loc, segmask, constI32(b, loc, -1));
-    Value minLane = arith::AndIOp::create(b, loc, lane, segmask);
-    Value maxLane = arith::OrIOp::create(
-        b, loc, minLane,
-        arith::AndIOp::create(
-            b, loc, arith::AndIOp::create(b, loc, cValue, c31), notSegmask));
-    Value source, valid;
-    switch (kind) {
-    case WarpIntrinsicKind::ShuffleIdx:
-      source = arith::OrIOp::create(
-          b, loc, minLane,
-          arith::AndIOp::create(
-              b, loc, arith::AndIOp::create(b, loc, bValue, c31), notSegmask));
-      valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, source,
-                                    maxLane);
-      break;
-    case WarpIntrinsicKind::ShuffleUp:
-      source = arith::SubIOp::create(b, loc, lane, bValue);
-      valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, source,
-                                    maxLane);
-      break;
-    case WarpIntrinsicKind::ShuffleDown:
-      source = arith::AddIOp::create(b, loc, lane, bValue);
-      valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, source,
-                                    maxLane);
-      break;
-    default:
-      source = arith::XOrIOp::create(b, loc, lane, bValue);
-      valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, source,
-                                    maxLane);
-      break;
-    }
-    Value inWarp = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         source, constI32(b, loc, kWarpSize));
-    valid = arith::AndIOp::create(b, loc, valid, inWarp);
-    return {arith::AndIOp::create(b, loc, source, c31), valid};
+    auto [source, valid] = buildShuffleSource(
+        b, loc, kind, constI32(b, loc, laneIndex), bValue, cValue);
+    // An invalid source may lie outside the vector; it is not read.
+    return {arith::AndIOp::create(b, loc, source, constI32(b, loc, 31)),
+            valid};
   }
 
   /// Lane i's constant source lane, or nullopt if lane i's operands are
@@ -1104,34 +1068,6 @@ private:
     }
   }
 
-  Value reduceIdentity(Location loc, StringRef kind) {
-    if (kind == "min")
-      return constI32(b, loc, INT32_MAX);
-    if (kind == "max")
-      return constI32(b, loc, INT32_MIN);
-    if (kind == "umin" || kind == "and")
-      return constI32(b, loc, -1);
-    return constI32(b, loc, 0);
-  }
-
-  Value reduceCombine(Location loc, StringRef kind, Value x, Value y) {
-    if (kind == "add")
-      return arith::AddIOp::create(b, loc, x, y);
-    if (kind == "min")
-      return arith::MinSIOp::create(b, loc, x, y);
-    if (kind == "max")
-      return arith::MaxSIOp::create(b, loc, x, y);
-    if (kind == "umin")
-      return arith::MinUIOp::create(b, loc, x, y);
-    if (kind == "umax")
-      return arith::MaxUIOp::create(b, loc, x, y);
-    if (kind == "and")
-      return arith::AndIOp::create(b, loc, x, y);
-    if (kind == "or")
-      return arith::OrIOp::create(b, loc, x, y);
-    return arith::XOrIOp::create(b, loc, x, y);
-  }
-
   void emitReduce(Operation *op, Value value, Value mask) {
     Location loc = op->getLoc();
     StringRef kind =
@@ -1143,7 +1079,7 @@ private:
       Value laneMask = at(i, mask);
       Value &result = byMask[laneMask];
       if (!result) {
-        result = reduceIdentity(loc, kind);
+        result = buildReduceIdentity(b, loc, kind);
         Value members = arith::AndIOp::create(b, loc, laneMask, activeLanes);
         for (unsigned j = 0; j < kWarpSize; ++j) {
           Value bit = arith::AndIOp::create(
@@ -1153,7 +1089,7 @@ private:
           Value member = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ne, bit, constI32(b, loc, 0));
           result = arith::SelectOp::create(
-              b, loc, member, reduceCombine(loc, kind, result, at(j, value)),
+              b, loc, member, buildReduceCombine(b, loc, kind, result, at(j, value)),
               result);
         }
       }
