@@ -459,7 +459,7 @@ buildLaunchFunction(ModuleOp module, LLVM::LLVMFuncOp threadFn,
 
 /// Declares `void *__respec_shared_memory(uint64_t)` of the runtime.
 static LLVM::LLVMFuncOp getOrDeclareSharedAllocator(ModuleOp module) {
-  constexpr StringLiteral name = "__respec_shared_memory";
+  StringRef name = kSharedMemoryFunction;
   if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return existing;
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());

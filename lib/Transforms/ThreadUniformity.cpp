@@ -18,10 +18,22 @@ using namespace mlir;
 using namespace mlir::respec;
 
 ThreadUniformity::ThreadUniformity(scf::ParallelOp threadLoop) {
-  for (Value iv : threadLoop.getInductionVars())
-    markDivergent(iv);
-  threadLoop.getBody()->walk([&](Operation *op) {
-    if (op->getNumResults() == 0 || isa<ReduceBarrierOp>(op))
+  analyze(*threadLoop.getBody(), threadLoop.getInductionVars(),
+          /*reductionsUniform=*/true);
+}
+
+ThreadUniformity::ThreadUniformity(Block &body, ValueRange seeds,
+                                   bool reductionsUniform) {
+  analyze(body, seeds, reductionsUniform);
+}
+
+void ThreadUniformity::analyze(Block &body, ValueRange seeds,
+                               bool reductionsUniform) {
+  for (Value seed : seeds)
+    markDivergent(seed);
+  body.walk([&](Operation *op) {
+    if (op->getNumResults() == 0 ||
+        (reductionsUniform && isa<ReduceBarrierOp>(op)))
       return;
     if (isa<scf::IfOp, scf::IndexSwitchOp, scf::ForOp, scf::WhileOp>(op))
       return; // Decided by their operands and yields.
@@ -101,5 +113,12 @@ bool ThreadUniformity::hasUniformControl(Operation *op) const {
            isUniform(forOp.getUpperBound()) && isUniform(forOp.getStep());
   if (auto whileOp = dyn_cast<scf::WhileOp>(op))
     return isUniform(whileOp.getConditionOp().getCondition());
+  if (auto parallel = dyn_cast<scf::ParallelOp>(op))
+    return llvm::all_of(parallel.getLowerBound(),
+                        [&](Value v) { return isUniform(v); }) &&
+           llvm::all_of(parallel.getUpperBound(),
+                        [&](Value v) { return isUniform(v); }) &&
+           llvm::all_of(parallel.getStep(),
+                        [&](Value v) { return isUniform(v); });
   return false;
 }

@@ -10,6 +10,8 @@
 
 #include "DriverOptions.h"
 
+#include "respec/Transforms/Coarsening.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
@@ -227,6 +229,29 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
       }
     } else if (reader.value(arg, "--disable-opt", value, error)) {
       error = !disableOptimizations(value, options.cpuPipeline);
+    } else if (reader.value(arg, "--coarsen", value, error)) {
+      std::string message;
+      if (!mlir::respec::parseCoarseningRequest(value, message)) {
+        errs() << "respec: error: --coarsen=" << value << ": " << message
+               << "\n";
+        error = true;
+      }
+      options.cpuPipeline.coarsenFactors = value;
+    } else if (reader.value(arg, "--coarsen-kernel", value, error)) {
+      std::string message;
+      if (!mlir::respec::parseKernelCoarsening(value, message)) {
+        errs() << "respec: error: --coarsen-kernel=" << value << ": "
+               << message << "\n";
+        error = true;
+      }
+      options.cpuPipeline.coarsenKernels.push_back(value);
+    } else if (reader.value(arg, "--coarsen-thread-map", value, error)) {
+      if (value != "strided" && value != "contiguous") {
+        errs() << "respec: error: unknown --coarsen-thread-map '" << value
+               << "' (expected strided or contiguous)\n";
+        error = true;
+      }
+      options.cpuPipeline.coarsenThreadMapping = value;
     } else if (arg == "--keep" || arg == "-keep") {
       options.keepIntermediates = true;
     } else if (arg == "-v" || arg == "--verbose") {
@@ -301,6 +326,16 @@ Options:
   --disable-opt=<a,b,...> Turn optional optimizations off (for differential
                           testing): barrier-uniform-control, barrier-min-cut,
                           warp-interleave, all
+  --coarsen=block=B,thread=T
+                          Coarsen every kernel: each block runs B blocks and
+                          each thread T threads; B, T a total spread over
+                          the dimensions used, or XxYxZ (e.g. block=4x1x1)
+  --coarsen-kernel=NAME:block=B,thread=T
+                          Coarsening of one kernel (mangled or plain name;
+                          repeatable, overrides --coarsen)
+  --coarsen-thread-map=strided|contiguous
+                          Threads a coarsened thread runs: t + k*n/T
+                          (strided, default) or t*T + k (contiguous)
   --keep                  Keep intermediate files next to the output
   -v                      Print the commands respec runs
   --version, --help

@@ -35,6 +35,12 @@ inline constexpr llvm::StringLiteral kAddressSpaceAttr =
 inline constexpr llvm::StringLiteral kThreadFunctionOfAttr =
     "respec.thread_function_of";
 
+/// The runtime function that returns a block's shared memory
+/// (`void *__respec_shared_memory(uint64_t bytes)`); every call made while
+/// one block runs returns the same storage.
+inline constexpr llvm::StringLiteral kSharedMemoryFunction =
+    "__respec_shared_memory";
+
 /// Prefix of launch function names.
 inline constexpr llvm::StringLiteral kLaunchPrefix = "__respec_launch.";
 

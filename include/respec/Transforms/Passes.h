@@ -35,6 +35,11 @@ struct CPUPipelineOptions {
   /// Run warps of kernels with warp primitives (and no block barriers) as
   /// interleaved lanes instead of emulating the primitives with barriers.
   bool interleaveWarpLanes = true;
+  /// Thread and block coarsening (`respec-coarsen`'s options): factors for
+  /// every kernel, per-kernel entries, and the thread mapping.
+  std::string coarsenFactors;
+  std::vector<std::string> coarsenKernels;
+  std::string coarsenThreadMapping = "strided";
 };
 
 /// Adds the passes that lower the parallel IR to LLVM dialect for the CPU

@@ -109,6 +109,41 @@ def PredicateDivergentBarriersPass
                            "arith::ArithDialect", "respec::RespecDialect"];
 }
 
+def CoarsenPass : Pass<"respec-coarsen", "ModuleOp"> {
+  let summary = "Thread and block coarsening by unroll-and-interleave";
+  let description = [{
+    Makes each thread (thread coarsening) and each block (block coarsening)
+    of a kernel's launch function do the work of several, by
+    unroll-and-interleave of the thread or grid `scf.parallel`: the body is
+    emitted once per copy, statement by statement, so barriers stay aligned;
+    structured ops that contain barriers or nested parallel loops are
+    emitted once for all copies, which requires their control to agree
+    between copies.
+
+    Thread coarsening by f in a dimension runs n/f threads when f divides
+    the block size n at run time and the original loop otherwise; it is not
+    applied to kernels with warp primitives or with barriers under control
+    that may differ between threads. Block coarsening by f runs the grid's
+    blocks f at a time (their shared memory side by side); the remainder
+    blocks of each dimension run in an epilogue loop of the original body.
+    It is illegal, and not applied, when a barrier sits under control that
+    depends on the block id. Kernels left uncoarsened get a warning.
+  }];
+  let options = [
+    Option<"factors", "factors", "std::string", /*default=*/"\"\"",
+           "Factors for every kernel: block=F,thread=F with F a total or "
+           "XxYxZ">,
+    ListOption<"kernelFactors", "kernel", "std::string",
+               "Factors for one kernel: NAME:block=F,thread=F">,
+    Option<"threadMapping", "thread-mapping", "std::string",
+           /*default=*/"\"strided\"",
+           "Threads each coarsened thread runs: strided (k*n/f+t, keeps "
+           "accesses coalesced) or contiguous (t*f+k)">,
+  ];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
+                           "arith::ArithDialect", "respec::RespecDialect"];
+}
+
 def InterleaveWarpLanesPass
     : Pass<"respec-interleave-warp-lanes", "ModuleOp"> {
   let summary = "Run warps of register-cache kernels as interleaved lanes";

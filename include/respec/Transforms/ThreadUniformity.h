@@ -24,13 +24,22 @@ public:
   /// results of block-wide reductions are uniform.
   explicit ThreadUniformity(scf::ParallelOp threadLoop);
 
+  /// The same analysis over `body` with `seeds` as the values that differ
+  /// between the instances compared (e.g. the block ids when asking which
+  /// values all blocks agree on). Results of block-wide reductions are
+  /// uniform only if `reductionsUniform` (they agree among the threads of
+  /// one block, not between blocks).
+  ThreadUniformity(Block &body, ValueRange seeds, bool reductionsUniform);
+
   bool isUniform(Value value) const { return !divergent.contains(value); }
 
   /// True if the condition, switch value or loop bounds that decide which
-  /// regions of `op` run (and how often) are uniform.
+  /// regions of `op` run (and how often) are uniform (for a nested
+  /// scf.parallel: its bounds and steps).
   bool hasUniformControl(Operation *op) const;
 
 private:
+  void analyze(Block &body, ValueRange seeds, bool reductionsUniform);
   void markDivergent(Value value);
   void markResultsDivergent(Operation *op);
   void propagate(OpOperand &use);

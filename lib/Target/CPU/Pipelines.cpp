@@ -15,6 +15,16 @@ void respec::buildRaisePipeline(OpPassManager &pm) {
 
 void respec::buildCPULoweringPipeline(OpPassManager &pm,
                                       const CPUPipelineOptions &options) {
+  // Coarsening works on the parallel IR as raised: its SSA form shows which
+  // control around barriers is uniform.
+  if (!options.coarsenFactors.empty() || !options.coarsenKernels.empty()) {
+    CoarsenPassOptions coarsen;
+    coarsen.factors = options.coarsenFactors;
+    coarsen.kernelFactors.assign(options.coarsenKernels.begin(),
+                                 options.coarsenKernels.end());
+    coarsen.threadMapping = options.coarsenThreadMapping;
+    pm.addPass(createCoarsenPass(coarsen));
+  }
   // Warps whose primitives sit under lane-invariant control run as
   // interleaved lanes; the other warp primitives become barriers and
   // exchanges through memory; the remaining NVVM intrinsics map to CPU code

@@ -1,0 +1,404 @@
+//===- Coarsen.cpp - Thread and block coarsening --------------------------===//
+//
+// Both coarsenings are unroll-and-interleave (UnrollInterleave.h) of one of
+// the launch function's parallel loops:
+//
+//   thread:  scf.parallel (t) to (n)   ->  if (n % f == 0)
+//                                            scf.parallel (t) to (n / f)
+//                                              body[t -> t + k*(n/f)], k < f
+//                                          else  <original loop>
+//
+//   block:   scf.parallel (b) to (g)   ->  scf.parallel (b) to (g / f)
+//                                            body[b -> b*f + k], k < f
+//                                          scf.parallel (b) = (g/f*f) to (g)
+//                                            body              (epilogue)
+//
+// Thread coarsening needs f to divide the block size, which is only known
+// at launch, hence the run-time choice. Block coarsening handles any grid
+// with the epilogue. The coarsened blocks' shared memory lies side by side
+// in one allocation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Transforms/Attributes.h"
+#include "respec/Transforms/BarrierIntrinsics.h"
+#include "respec/Transforms/Coarsening.h"
+#include "respec/Transforms/Passes.h"
+#include "respec/Transforms/ThreadLoopUtils.h"
+#include "respec/Transforms/ThreadUniformity.h"
+#include "respec/Transforms/UnrollInterleave.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::respec {
+#define GEN_PASS_DEF_COARSENPASS
+#include "respec/Transforms/Passes.h.inc"
+} // namespace mlir::respec
+
+using namespace mlir;
+using namespace mlir::respec;
+
+namespace {
+
+/// Shared memory of each coarsened block starts at this alignment.
+constexpr int64_t kSharedAlignment = 64;
+
+/// True if `value` feeds anything that matters: an op with side effects or
+/// a value that is itself live. (Raising casts every induction variable to
+/// i32 whether the kernel reads it or not.)
+bool isLive(Value value, unsigned depth = 0) {
+  if (depth > 8)
+    return true;
+  for (Operation *user : value.getUsers()) {
+    if (!isMemoryEffectFree(user) || user->getNumRegions() != 0 ||
+        user->hasTrait<OpTrait::IsTerminator>())
+      return true;
+    for (Value result : user->getResults())
+      if (isLive(result, depth + 1))
+        return true;
+  }
+  return false;
+}
+
+SmallVector<bool> liveInductionVars(scf::ParallelOp loop) {
+  SmallVector<bool> live;
+  for (Value iv : loop.getInductionVars())
+    live.push_back(isLive(iv));
+  return live;
+}
+
+int64_t product(ArrayRef<int64_t> factors) {
+  int64_t result = 1;
+  for (int64_t factor : factors)
+    result *= factor;
+  return result;
+}
+
+/// The per-dimension index of copy `copy` (last dimension fastest).
+SmallVector<int64_t> copyIndex(int64_t copy, ArrayRef<int64_t> factors) {
+  SmallVector<int64_t> index(factors.size());
+  for (size_t i = factors.size(); i-- > 0;) {
+    index[i] = copy % factors[i];
+    copy /= factors[i];
+  }
+  return index;
+}
+
+/// Explicit x/y/z factors must not ask for dimensions the loop lacks.
+bool fitsRank(const CoarseningFactor &factor, unsigned rank) {
+  if (!factor.perDimension)
+    return true;
+  for (unsigned dim = rank; dim < 3; ++dim)
+    if ((*factor.perDimension)[dim] != 1)
+      return false;
+  return true;
+}
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+//===----------------------------------------------------------------------===//
+// Thread coarsening
+//===----------------------------------------------------------------------===//
+
+/// Why `loop` cannot be thread-coarsened, or empty if it can.
+std::string checkThreadCoarsening(scf::ParallelOp loop, Operation *&where) {
+  where = nullptr;
+  loop.getBody()->walk([&](Operation *op) {
+    if (getWarpPrimitiveKind(op)) {
+      where = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (where)
+    return "it uses warp primitives, whose lanes coarsening would "
+           "reassign";
+  ThreadUniformity uniformity(loop);
+  where = findNonInterleavableOp(*loop.getBody(), [&](Operation *op) {
+    return uniformity.hasUniformControl(op);
+  });
+  if (where)
+    return "a barrier sits under control that may differ between threads";
+  return "";
+}
+
+void coarsenThreads(scf::ParallelOp loop, ArrayRef<int64_t> factors,
+                    ThreadMapping mapping) {
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value divisible;
+  SmallVector<Value> coarseUpper;
+  for (auto [upper, factor] : llvm::zip(loop.getUpperBound(), factors)) {
+    if (factor == 1) {
+      coarseUpper.push_back(upper);
+      continue;
+    }
+    Value f = indexConstant(b, loc, factor);
+    Value rest = arith::RemUIOp::create(b, loc, upper, f);
+    Value exact = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        rest, indexConstant(b, loc, 0));
+    divisible = divisible ? arith::AndIOp::create(b, loc, divisible, exact)
+                          : exact;
+    coarseUpper.push_back(arith::DivUIOp::create(b, loc, upper, f));
+  }
+  auto choice = scf::IfOp::create(b, loc, divisible, /*withElseRegion=*/true);
+  loop->moveBefore(choice.elseBlock()->getTerminator());
+
+  b.setInsertionPoint(choice.thenBlock()->getTerminator());
+  auto coarse = scf::ParallelOp::create(b, loc, loop.getLowerBound(),
+                                        coarseUpper, loop.getStep());
+  coarse->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  b.setInsertionPoint(coarse.getBody()->getTerminator());
+
+  int64_t numCopies = product(factors);
+  SmallVector<IRMapping> copies(numCopies);
+  for (int64_t copy = 0; copy < numCopies; ++copy) {
+    SmallVector<int64_t> index = copyIndex(copy, factors);
+    for (auto [dim, oldIv] : llvm::enumerate(loop.getInductionVars())) {
+      Value iv = coarse.getInductionVars()[dim];
+      Value id = iv;
+      if (factors[dim] != 1) {
+        Value k = indexConstant(b, loc, index[dim]);
+        if (mapping == ThreadMapping::Strided)
+          id = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, k, coarseUpper[dim]), iv);
+        else
+          id = arith::AddIOp::create(
+              b, loc,
+              arith::MulIOp::create(b, loc, iv,
+                                    indexConstant(b, loc, factors[dim])),
+              k);
+      }
+      copies[copy].map(oldIv, id);
+    }
+  }
+  emitInterleaved(b, *loop.getBody(), copies, coarse.getInductionVars());
+}
+
+//===----------------------------------------------------------------------===//
+// Block coarsening
+//===----------------------------------------------------------------------===//
+
+/// Why `grid` cannot be block-coarsened, or empty if it can.
+std::string checkBlockCoarsening(scf::ParallelOp grid, Operation *&where) {
+  // Values all coarsened blocks agree on: not derived from the block id or
+  // from memory (which may differ per block).
+  ThreadUniformity sameForAllBlocks(*grid.getBody(), grid.getInductionVars(),
+                                    /*reductionsUniform=*/false);
+  where = findNonInterleavableOp(*grid.getBody(), [&](Operation *op) {
+    return sameForAllBlocks.hasUniformControl(op);
+  });
+  if (where)
+    return "a barrier sits under control that depends on the block id";
+  return "";
+}
+
+/// One shared allocation for all copies, each copy's part 64-byte aligned.
+bool emitSharedMemory(OpBuilder &b, Operation *op,
+                      MutableArrayRef<IRMapping> copies) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  if (!call || call.getCallee() != kSharedMemoryFunction)
+    return false;
+  Location loc = call.getLoc();
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t value) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(value));
+  };
+  Value bytes = copies.front().lookupOrDefault(call.getOperand(0));
+  Value stride = LLVM::AndOp::create(
+      b, loc,
+      LLVM::AddOp::create(b, loc, bytes, constant(kSharedAlignment - 1)),
+      constant(-kSharedAlignment));
+  Value total = LLVM::MulOp::create(
+      b, loc, stride, constant(static_cast<int64_t>(copies.size())));
+  auto allocation = LLVM::CallOp::create(b, loc, call.getResultTypes(),
+                                         call.getCalleeAttr(),
+                                         ValueRange{total});
+  Type i8 = b.getI8Type();
+  for (auto [k, mapping] : llvm::enumerate(copies)) {
+    Value offset = LLVM::MulOp::create(b, loc, stride,
+                                       constant(static_cast<int64_t>(k)));
+    Value base = LLVM::GEPOp::create(b, loc, call.getResult().getType(), i8,
+                                     allocation.getResult(),
+                                     ArrayRef<LLVM::GEPArg>{offset});
+    mapping.map(call.getResult(), base);
+  }
+  return true;
+}
+
+void coarsenBlocks(scf::ParallelOp grid, ArrayRef<int64_t> factors) {
+  Location loc = grid.getLoc();
+  OpBuilder b(grid);
+  unsigned rank = grid.getNumLoops();
+  SmallVector<Value> mainUpper, mainEnd;
+  for (auto [upper, factor] : llvm::zip(grid.getUpperBound(), factors)) {
+    if (factor == 1) {
+      mainUpper.push_back(upper);
+      mainEnd.push_back(upper);
+      continue;
+    }
+    Value f = indexConstant(b, loc, factor);
+    Value count = arith::DivUIOp::create(b, loc, upper, f);
+    mainUpper.push_back(count);
+    mainEnd.push_back(arith::MulIOp::create(b, loc, count, f));
+  }
+
+  // Epilogues: for each coarsened dimension, the blocks past its main part
+  // (dimensions handled before it are limited to their main part, so the
+  // epilogues do not overlap).
+  b.setInsertionPointAfter(grid);
+  SmallVector<unsigned> handled;
+  for (unsigned dim = 0; dim < rank; ++dim) {
+    if (factors[dim] == 1)
+      continue;
+    auto epilogue = cast<scf::ParallelOp>(b.clone(*grid));
+    epilogue->setOperand(dim, mainEnd[dim]);
+    for (unsigned earlier : handled)
+      epilogue->setOperand(rank + earlier, mainEnd[earlier]);
+    handled.push_back(dim);
+  }
+
+  b.setInsertionPoint(grid);
+  auto coarse = scf::ParallelOp::create(b, loc, grid.getLowerBound(),
+                                        mainUpper, grid.getStep());
+  coarse->setDiscardableAttrs(grid->getDiscardableAttrDictionary());
+  b.setInsertionPoint(coarse.getBody()->getTerminator());
+  int64_t numCopies = product(factors);
+  SmallVector<IRMapping> copies(numCopies);
+  for (int64_t copy = 0; copy < numCopies; ++copy) {
+    SmallVector<int64_t> index = copyIndex(copy, factors);
+    for (auto [dim, oldIv] : llvm::enumerate(grid.getInductionVars())) {
+      Value iv = coarse.getInductionVars()[dim];
+      Value id = iv;
+      if (factors[dim] != 1)
+        id = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, iv,
+                                  indexConstant(b, loc, factors[dim])),
+            indexConstant(b, loc, index[dim]));
+      copies[copy].map(oldIv, id);
+    }
+  }
+  emitInterleaved(b, *grid.getBody(), copies, /*barrierThreads=*/{},
+                  emitSharedMemory);
+  grid.erase();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+scf::ParallelOp findGridLoop(LLVM::LLVMFuncOp launch) {
+  scf::ParallelOp grid;
+  launch.walk([&](scf::ParallelOp loop) {
+    auto level = loop->getAttrOfType<StringAttr>(kParallelLevelAttr);
+    if (level && level.getValue() == kGridLevel)
+      grid = loop;
+  });
+  return grid;
+}
+
+struct CoarsenPass : public respec::impl::CoarsenPassBase<CoarsenPass> {
+  using CoarsenPassBase::CoarsenPassBase;
+
+  void runOnOperation() override {
+    std::optional<CoarseningConfig> config = parseConfig();
+    if (!config)
+      return signalPassFailure();
+    if (config->isIdentity())
+      return;
+    getOperation().walk([&](LLVM::LLVMFuncOp launch) {
+      auto name = launch->getAttrOfType<StringAttr>(kKernelNameAttr);
+      if (!name)
+        return;
+      CoarseningRequest request = config->lookup(name.getValue());
+      if (!request.isIdentity())
+        coarsenKernel(launch, name.getValue(), request,
+                      config->threadMapping);
+    });
+  }
+
+  std::optional<CoarseningConfig> parseConfig() {
+    CoarseningConfig config;
+    std::string error;
+    auto fail = [&]() -> std::optional<CoarseningConfig> {
+      getOperation().emitError() << error;
+      return std::nullopt;
+    };
+    if (!factors.empty()) {
+      std::optional<CoarseningRequest> all =
+          parseCoarseningRequest(factors, error);
+      if (!all)
+        return fail();
+      config.all = *all;
+    }
+    for (const std::string &entry : kernelFactors) {
+      auto kernel = parseKernelCoarsening(entry, error);
+      if (!kernel)
+        return fail();
+      config.perKernel.push_back(*kernel);
+    }
+    if (threadMapping == "contiguous")
+      config.threadMapping = ThreadMapping::Contiguous;
+    else if (threadMapping != "strided") {
+      error = "invalid thread mapping '" + threadMapping +
+              "' (expected strided or contiguous)";
+      return fail();
+    }
+    return config;
+  }
+
+  void warnNotApplied(Operation *where, StringRef what, StringRef kernel,
+                      StringRef why) {
+    where->emitWarning() << what << " coarsening of kernel '" << kernel
+                         << "' not applied: " << why;
+  }
+
+  void coarsenKernel(LLVM::LLVMFuncOp launch, StringRef kernel,
+                     const CoarseningRequest &request, ThreadMapping mapping) {
+    scf::ParallelOp grid = findGridLoop(launch);
+    if (!grid)
+      return;
+    if (!request.thread.isIdentity()) {
+      for (scf::ParallelOp loop : collectThreadLoops(grid))
+        coarsenThreadLoop(loop, kernel, request.thread, mapping);
+    }
+    if (request.block.isIdentity())
+      return;
+    unsigned rank = grid.getNumLoops();
+    if (!fitsRank(request.block, rank))
+      return warnNotApplied(grid, "block", kernel,
+                            "the grid has fewer dimensions than the factors");
+    Operation *where;
+    std::string why = checkBlockCoarsening(grid, where);
+    if (!why.empty())
+      return warnNotApplied(where, "block", kernel, why);
+    SmallVector<int64_t> factors =
+        resolveFactors(request.block, rank, liveInductionVars(grid));
+    if (product(factors) != 1)
+      coarsenBlocks(grid, factors);
+  }
+
+  void coarsenThreadLoop(scf::ParallelOp loop, StringRef kernel,
+                         const CoarseningFactor &factor,
+                         ThreadMapping mapping) {
+    unsigned rank = loop.getNumLoops();
+    if (!fitsRank(factor, rank))
+      return warnNotApplied(loop, "thread", kernel,
+                            "the block has fewer dimensions than the factors");
+    if (failed(verifyNormalizedThreadLoop(loop)))
+      return signalPassFailure();
+    Operation *where;
+    std::string why = checkThreadCoarsening(loop, where);
+    if (!why.empty())
+      return warnNotApplied(where, "thread", kernel, why);
+    SmallVector<int64_t> factors =
+        resolveFactors(factor, rank, liveInductionVars(loop));
+    if (product(factors) != 1)
+      coarsenThreads(loop, factors, mapping);
+  }
+};
+
+} // namespace
