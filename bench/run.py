@@ -18,11 +18,13 @@ both versions: each workload is built and reported once per variant, as
 `--ablation` additionally builds each respec version once per optimization
 turned off (`--disable-opt=NAME`; default: every name `respec --help` lists
 for --disable-opt, and `all`), runs it at the highest thread count and adds
-a table of its time and its ratio to the default build (`ablation.csv`).
+a table of its time and its ratio to the default build (`ablation.csv`); a
+run longer than `--ablation-timeout` seconds is stopped and reported.
 
 Usage: bench/run.py [--suite barriers] [--runs 5] [--threads 1,2]
                     [--only w1,w2] [--ref-cxx CMD] [--build build]
                     [--out build/bench] [--ablation [NAME1,NAME2,...]]
+                    [--ablation-timeout 300]
 """
 import argparse
 import csv
@@ -43,9 +45,9 @@ DEFAULT_SUITE = {"reference": "clang++-22 -O3 -march=native -fopenmp",
                  "reference_flags": {}, "variants": {"": ""}}
 
 
-def run(cmd, env=None):
+def run(cmd, env=None, timeout=None):
     return subprocess.run(cmd, check=True, capture_output=True, text=True,
-                          env=env).stdout
+                          env=env, timeout=timeout).stdout
 
 
 def failure(error):
@@ -59,12 +61,12 @@ def failure(error):
     return str(error)[:160]
 
 
-def measure(binary, threads, runs):
+def measure(binary, threads, runs, timeout=None):
     """Median time and the checksum of `runs` runs, or raises."""
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     times, sums = [], set()
     for _ in range(runs):
-        out = run([binary], env)
+        out = run([binary], env, timeout)
         times.append(float(re.search(r"ms=(\S+)", out).group(1)))
         sums.add(float(re.search(r"checksum=(\S+)", out).group(1)))
     return statistics.median(times), sums.pop()
@@ -154,7 +156,7 @@ def svg_chart(rows, threads, title):
               "#aa3377", "#bbbbbb"]
     bar, gap, left, top, plot_h = 14, 16, 70, 50, 320
     group_w = bar * len(threads) + gap
-    width = left + group_w * len(groups) + 30
+    width = max(560, left + group_w * len(groups) + 30)
     height = top + plot_h + 130
 
     def y(v):
@@ -219,6 +221,10 @@ def main():
                         help="also time respec builds with --disable-opt="
                         "NAME for each name (default: all listed by respec "
                         "--help, and `all`)")
+    parser.add_argument("--ablation-timeout", type=float, default=300,
+                        metavar="S", help="seconds an ablation binary may "
+                        "run (one run, warm-up included) before it is "
+                        "reported as too slow (default 300)")
     args = parser.parse_args()
     suite = os.path.join(ROOT, "bench", args.suite)
     out = args.out or os.path.join(args.build, "bench", args.suite)
@@ -282,10 +288,13 @@ def main():
             entry = {"workload": label, "threads": t, "disabled": opt,
                      "ms": None, "default_ms": default["respec_ms"],
                      "ratio": None, "outputs": None}
+            print(f"{label} --disable-opt={opt} ...", file=sys.stderr,
+                  flush=True)
             try:
                 run([respec, "-O3", f"--disable-opt={opt}", *flags, source,
                      "-o", binary])
-                ms, total = measure(binary, t, args.runs)
+                ms, total = measure(binary, t, args.runs,
+                                    args.ablation_timeout)
                 entry["ms"] = ms
                 entry["outputs"] = "equal" if agree(total, omp_sum[t]) else \
                     f"DIFFER ({total} vs {omp_sum[t]})"
@@ -293,6 +302,9 @@ def main():
                     entry["ratio"] = ms / default["respec_ms"]
             except subprocess.CalledProcessError as e:
                 entry["outputs"] = "failed, " + failure(e)
+            except subprocess.TimeoutExpired:
+                entry["outputs"] = (f"timeout: one run took more than "
+                                    f"{args.ablation_timeout:g} s")
             ablation_rows.append(entry)
 
     with open(os.path.join(out, "report.csv"), "w", newline="") as f:
@@ -335,7 +347,9 @@ def main():
             for opt in ablation:
                 r = mine[opt]
                 if r["ms"] is None:
-                    cells.append("!")
+                    cells.append(f"> {args.ablation_timeout:g} s"
+                                 if r["outputs"].startswith("timeout")
+                                 else "!")
                     continue
                 mark = "" if r["outputs"] == "equal" else "*"
                 ratio = f" ({r['ratio']:.2f})" if r["ratio"] else ""

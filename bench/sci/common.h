@@ -237,7 +237,8 @@ static inline void makeGraph(int n, std::vector<int> &offsets,
       if (benchInt(171, k, 8) == 0)
         edges[k] = (int)benchInt(172, k, n);
       else
-        edges[k] = (int)(((long)i + benchInt(173, k, 8192) + n - 4096) % n);
+        edges[k] =
+            (int)((((long)i + benchInt(173, k, 8192) - 4096) % n + n) % n);
     }
   }
 }

@@ -16,7 +16,7 @@
 #define COLS 2048
 #endif
 #ifndef ITERS
-#define ITERS 8
+#define ITERS 6
 #endif
 #define LAMBDA 0.5f
 #define BLOCK 256

@@ -28,6 +28,8 @@
 #include "respec/Transforms/ThreadUniformity.h"
 #include "respec/Transforms/UnrollInterleave.h"
 
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::respec {
@@ -124,10 +126,28 @@ std::string checkThreadCoarsening(scf::ParallelOp loop, Operation *&where) {
   return "";
 }
 
+/// The outermost op enclosing `loop` (or `loop`) that does not define its
+/// bounds: launch-invariant block sizes give a choice made once per launch,
+/// which a GPU back end can make on the host.
+Operation *outermostInvariantAnchor(scf::ParallelOp loop) {
+  Operation *anchor = loop;
+  auto definedOutside = [](Value value, Operation *op) {
+    return !op->isAncestor(value.getParentRegion()->getParentOp());
+  };
+  while (Operation *parent = anchor->getParentOp()) {
+    if (isa<FunctionOpInterface>(parent) ||
+        !llvm::all_of(loop.getOperands(),
+                      [&](Value v) { return definedOutside(v, parent); }))
+      break;
+    anchor = parent;
+  }
+  return anchor;
+}
+
 void coarsenThreads(scf::ParallelOp loop, ArrayRef<int64_t> factors,
                     ThreadMapping mapping) {
   Location loc = loop.getLoc();
-  OpBuilder b(loop);
+  OpBuilder b(outermostInvariantAnchor(loop));
   Value divisible;
   SmallVector<Value> coarseUpper;
   for (auto [upper, factor] : llvm::zip(loop.getUpperBound(), factors)) {
@@ -143,6 +163,7 @@ void coarsenThreads(scf::ParallelOp loop, ArrayRef<int64_t> factors,
                           : exact;
     coarseUpper.push_back(arith::DivUIOp::create(b, loc, upper, f));
   }
+  b.setInsertionPoint(loop);
   auto choice = scf::IfOp::create(b, loc, divisible, /*withElseRegion=*/true);
   loop->moveBefore(choice.elseBlock()->getTerminator());
 
@@ -174,7 +195,8 @@ void coarsenThreads(scf::ParallelOp loop, ArrayRef<int64_t> factors,
       copies[copy].map(oldIv, id);
     }
   }
-  emitInterleaved(b, *loop.getBody(), copies, coarse.getInductionVars());
+  emitInterleaved(b, *loop.getBody(), copies, coarse.getInductionVars(),
+                  /*copiesShareBlock=*/true);
 }
 
 //===----------------------------------------------------------------------===//
@@ -207,12 +229,22 @@ bool emitSharedMemory(OpBuilder &b, Operation *op,
     return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(value));
   };
   Value bytes = copies.front().lookupOrDefault(call.getOperand(0));
-  Value stride = LLVM::AndOp::create(
-      b, loc,
-      LLVM::AddOp::create(b, loc, bytes, constant(kSharedAlignment - 1)),
-      constant(-kSharedAlignment));
-  Value total = LLVM::MulOp::create(
-      b, loc, stride, constant(static_cast<int64_t>(copies.size())));
+  int64_t numCopies = static_cast<int64_t>(copies.size());
+  Value stride, total;
+  APInt staticBytes;
+  if (matchPattern(bytes, m_ConstantInt(&staticBytes))) {
+    // Static shared memory stays static (GPU back ends see its size).
+    int64_t aligned = llvm::alignTo(staticBytes.getZExtValue(),
+                                    kSharedAlignment);
+    stride = constant(aligned);
+    total = constant(aligned * numCopies);
+  } else {
+    stride = LLVM::AndOp::create(
+        b, loc,
+        LLVM::AddOp::create(b, loc, bytes, constant(kSharedAlignment - 1)),
+        constant(-kSharedAlignment));
+    total = LLVM::MulOp::create(b, loc, stride, constant(numCopies));
+  }
   auto allocation = LLVM::CallOp::create(b, loc, call.getResultTypes(),
                                          call.getCalleeAttr(),
                                          ValueRange{total});
@@ -282,7 +314,7 @@ void coarsenBlocks(scf::ParallelOp grid, ArrayRef<int64_t> factors) {
     }
   }
   emitInterleaved(b, *grid.getBody(), copies, /*barrierThreads=*/{},
-                  emitSharedMemory);
+                  /*copiesShareBlock=*/false, emitSharedMemory);
   grid.erase();
 }
 

@@ -56,10 +56,11 @@ using EmitSharedFn =
 class Interleaver {
 public:
   Interleaver(OpBuilder &builder, MutableArrayRef<IRMapping> copies,
-              ValueRange barrierThreads, EmitSharedFn emitShared)
+              ValueRange barrierThreads, bool copiesShareBlock,
+              EmitSharedFn emitShared)
       : b(builder), copies(copies),
         threads(barrierThreads.begin(), barrierThreads.end()),
-        emitShared(emitShared) {}
+        copiesShareBlock(copiesShareBlock), emitShared(emitShared) {}
 
   void emitBlock(Block &body) {
     for (Operation &op : body.without_terminator())
@@ -131,10 +132,22 @@ private:
     terminate(lookupAll(source.getTerminator()->getOperands()));
   }
 
-  /// Each copy contributes to its own block-wide reduction; the copies of a
-  /// thread together stand for all the original threads, so the results
-  /// combine with the reduction's own operator.
+  /// Each copy contributes to its own block-wide reduction. When the copies
+  /// are threads of one block (thread coarsening), together they stand for
+  /// all of the block's threads, so the results combine with the
+  /// reduction's own operator; copies that are different blocks keep their
+  /// own results.
   void emitReduceBarrier(ReduceBarrierOp reduce) {
+    if (!copiesShareBlock) {
+      for (IRMapping &mapping : copies)
+        mapping.map(reduce.getResult(),
+                    ReduceBarrierOp::create(
+                        b, reduce.getLoc(), reduce.getType(),
+                        reduce.getKindAttr(),
+                        mapping.lookupOrDefault(reduce.getPredicate()), threads)
+                        .getResult());
+      return;
+    }
     Location loc = reduce.getLoc();
     Value combined;
     for (IRMapping &mapping : copies) {
@@ -283,6 +296,7 @@ private:
   OpBuilder &b;
   MutableArrayRef<IRMapping> copies;
   SmallVector<Value> threads;
+  bool copiesShareBlock;
   EmitSharedFn emitShared;
 };
 
@@ -291,6 +305,8 @@ private:
 void mlir::respec::emitInterleaved(OpBuilder &builder, Block &body,
                                    MutableArrayRef<IRMapping> copies,
                                    ValueRange barrierThreads,
+                                   bool copiesShareBlock,
                                    EmitSharedFn emitShared) {
-  Interleaver(builder, copies, barrierThreads, emitShared).emitBlock(body);
+  Interleaver(builder, copies, barrierThreads, copiesShareBlock, emitShared)
+      .emitBlock(body);
 }

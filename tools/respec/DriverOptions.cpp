@@ -67,8 +67,7 @@ bool isIgnoredFlag(StringRef arg) {
       .Cases({"-lineinfo", "--generate-line-info", "-use_fast_math",
               "--use_fast_math", "-Wno-deprecated-gpu-targets",
               "--expt-relaxed-constexpr", "--expt-extended-lambda",
-              "-extended-lambda", "--extended-lambda", "-m64",
-              "--resource-usage", "-res-usage", "-rdc=false",
+              "-extended-lambda", "--extended-lambda", "-m64", "-rdc=false",
               "--relocatable-device-code=false", "-w", "-cudart=static",
               "--cudart=static"},
              true)
@@ -134,6 +133,7 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
   bool error = false;
   std::string value;
   bool sawCompileOnly = false;
+  std::string nvccArch; // -arch=sm_XX, used by --target=nvptx
   while (!reader.done() && !error) {
     StringRef arg = reader.next();
     if (!arg.starts_with("-") || arg == "-") {
@@ -141,7 +141,16 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
       continue;
     }
     // GPU-only flags first: "-lineinfo" must not read as "-l ineinfo".
-    if (isIgnoredFlag(arg) || isIgnoredPrefix(arg)) {
+    if (arg == "--resource-usage" || arg == "-res-usage") {
+      options.resourceUsage = true;
+    } else if (reader.value(arg, "--gpu-arch", value, error)) {
+      options.gpuArch = value;
+    } else if (arg.starts_with("-arch=sm_") ||
+               arg.starts_with("--gpu-architecture=sm_")) {
+      // nvcc's spelling selects the GPU for --target=nvptx.
+      if (options.gpuArch.empty())
+        nvccArch = arg.split('=').second.str();
+    } else if (isIgnoredFlag(arg) || isIgnoredPrefix(arg)) {
     } else if (isIgnoredFlagWithValue(arg) || arg == "-arch" ||
                arg == "--gpu-architecture" || arg == "-gencode" ||
                arg == "--generate-code") {
@@ -218,11 +227,13 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
               .Case("llvm", EmitKind::DeviceLLVM)
               .Case("mlir", EmitKind::DeviceMLIR)
               .Case("parallel-ir", EmitKind::ParallelIR)
+              .Case("ptx", EmitKind::PTX)
+              .Case("cubin", EmitKind::Cubin)
               .Case("obj", EmitKind::Object)
               .Default(std::nullopt);
       if (!kind) {
         errs() << "respec: error: unknown --emit kind '" << value
-               << "' (expected llvm, mlir, parallel-ir or obj)\n";
+               << "' (expected llvm, mlir, parallel-ir, ptx, cubin or obj)\n";
         error = true;
       } else {
         options.emit = *kind;
@@ -236,7 +247,7 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
                << "\n";
         error = true;
       }
-      options.cpuPipeline.coarsenFactors = value;
+      options.coarsening.factors = value;
     } else if (reader.value(arg, "--coarsen-kernel", value, error)) {
       std::string message;
       if (!mlir::respec::parseKernelCoarsening(value, message)) {
@@ -244,14 +255,14 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
                << message << "\n";
         error = true;
       }
-      options.cpuPipeline.coarsenKernels.push_back(value);
+      options.coarsening.kernels.push_back(value);
     } else if (reader.value(arg, "--coarsen-thread-map", value, error)) {
       if (value != "strided" && value != "contiguous") {
         errs() << "respec: error: unknown --coarsen-thread-map '" << value
                << "' (expected strided or contiguous)\n";
         error = true;
       }
-      options.cpuPipeline.coarsenThreadMapping = value;
+      options.coarsening.threadMapping = value;
     } else if (arg == "--keep" || arg == "-keep") {
       options.keepIntermediates = true;
     } else if (arg == "-v" || arg == "--verbose") {
@@ -262,10 +273,17 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
     } else if (reader.value(arg, "--cpu", value, error)) {
       options.deviceCPU = value;
     } else if (reader.value(arg, "--target", value, error)) {
-      if (value != "cpu") {
-        errs() << "respec: error: --target=" << value
-               << " is not supported yet; this build of respec targets the "
-                  "CPU (--target=cpu)\n";
+      if (value == "cpu") {
+        options.target = TargetKind::CPU;
+      } else if (value == "nvptx") {
+        options.target = TargetKind::NVPTX;
+      } else if (value == "amdgpu") {
+        errs() << "respec: error: --target=amdgpu is not supported yet "
+                  "(supported: cpu, nvptx)\n";
+        error = true;
+      } else {
+        errs() << "respec: error: unknown target '" << value
+               << "' (expected cpu or nvptx)\n";
         error = true;
       }
     } else if (arg == "-rdc=true" || arg == "--relocatable-device-code=true" ||
@@ -285,6 +303,14 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
              << "' (see respec --help)\n";
       error = true;
     }
+  }
+  if (options.gpuArch.empty())
+    options.gpuArch = nvccArch.empty() ? "sm_80" : nvccArch;
+  if (!error && options.target == TargetKind::CPU &&
+      (options.emit == EmitKind::PTX || options.emit == EmitKind::Cubin)) {
+    errs() << "respec: error: --emit=ptx and --emit=cubin need "
+              "--target=nvptx\n";
+    error = true;
   }
   if (error)
     return std::nullopt;
@@ -320,9 +346,16 @@ Options:
   --cuda-path=<dir>       CUDA toolkit whose headers to use; a directory
                           without a toolkit selects respec's own headers
   --cpu=<name>            CPU to compile device code for (default: native)
-  --target=cpu            Target (only cpu in this version)
+  --target=cpu|nvptx      Target: this machine's CPU (default) or NVIDIA
+                          GPUs (PTX and cubin output only in this version)
+  --gpu-arch=sm_XX        NVIDIA GPU for --target=nvptx (default sm_80;
+                          nvcc's -arch=sm_XX also selects it)
   --emit=llvm|mlir|parallel-ir
                           Stop after a stage and write the device code
+  --emit=ptx|cubin        With --target=nvptx: the kernels as PTX, or
+                          assembled by the toolkit's ptxas
+  --resource-usage        With --target=nvptx: print ptxas' registers,
+                          spills and shared memory per kernel
   --disable-opt=<a,b,...> Turn optional optimizations off (for differential
                           testing): barrier-uniform-control, barrier-min-cut,
                           warp-interleave, all

@@ -19,6 +19,14 @@ enum class EmitKind {
   DeviceLLVM,  ///< --emit=llvm: device LLVM IR as clang produced it
   DeviceMLIR,  ///< --emit=mlir: device code imported into MLIR
   ParallelIR,  ///< --emit=parallel-ir: after raising
+  PTX,         ///< --emit=ptx: PTX of the kernels (--target=nvptx)
+  Cubin,       ///< --emit=cubin: PTX assembled by ptxas (--target=nvptx)
+};
+
+/// What device code is compiled for.
+enum class TargetKind {
+  CPU,   ///< --target=cpu (default): this machine's cores
+  NVPTX, ///< --target=nvptx: NVIDIA GPUs
 };
 
 struct DriverOptions {
@@ -29,6 +37,10 @@ struct DriverOptions {
   std::vector<std::string> linkerArgs; ///< -L, -l, -Xlinker, objects' order
   std::vector<std::string> hostCompilerArgs; ///< -Xcompiler (also linking)
   mlir::respec::CPUPipelineOptions cpuPipeline; ///< --disable-opt
+  mlir::respec::CoarsenOptions coarsening;      ///< --coarsen*
+  TargetKind target = TargetKind::CPU;
+  std::string gpuArch;      ///< --gpu-arch (or nvcc's -arch=sm_XX)
+  bool resourceUsage = false; ///< --resource-usage: ptxas' report
   bool keepIntermediates = false;
   bool verbose = false;
   bool forceCuda = false; ///< -x cu: treat every source as CUDA

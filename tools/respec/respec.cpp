@@ -15,6 +15,7 @@
 #include "respec/Frontend/DeviceModulePreparation.h"
 #include "respec/Frontend/OpenCLFrontend.h"
 #include "respec/Target/CPUBackend.h"
+#include "respec/Target/NVPTXBackend.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/IR/Module.h"
@@ -106,6 +107,8 @@ private:
   bool link(ArrayRef<std::string> objects);
   bool runProgram(ArrayRef<std::string> args);
   bool emitDeviceStage(StringRef source);
+  bool compileForNVPTX(StringRef source);
+  bool runPtxas(StringRef ptxPath, StringRef cubinPath);
   std::string intermediatePath(StringRef source, StringRef suffix) const;
   std::string temporaryPath(StringRef stem, StringRef suffix);
   std::string standInFatBinary();
@@ -195,6 +198,13 @@ bool Driver::emitDeviceStage(StringRef source) {
   if (options.emit == EmitKind::ParallelIR &&
       failed(runRaisePipeline(*module)))
     return false;
+  // The parallel IR as the target will see it (coarsened, if asked).
+  if (options.emit == EmitKind::ParallelIR && !options.coarsening.empty()) {
+    mlir::PassManager pm(&context);
+    mlir::respec::addCoarsenPass(pm, options.coarsening);
+    if (failed(pm.run(*module)))
+      return false;
+  }
   return writeText(options.output,
                    [&](raw_ostream &os) { module->print(os); });
 }
@@ -214,7 +224,9 @@ std::unique_ptr<Module> Driver::lowerForCPU(std::unique_ptr<Module> device,
   if (options.keepIntermediates)
     writeText(intermediatePath(source, "parallel.mlir"),
               [&](raw_ostream &os) { module->print(os); });
-  if (failed(runCPULoweringPipeline(*module, options.cpuPipeline)))
+  mlir::respec::CPUPipelineOptions pipeline = options.cpuPipeline;
+  pipeline.coarsening = options.coarsening;
+  if (failed(runCPULoweringPipeline(*module, pipeline)))
     return nullptr;
   std::unique_ptr<Module> deviceCode =
       translateToCPUModule(*module, llvmContext, target, options.deviceCPU,
@@ -241,6 +253,64 @@ createTarget(const DriverOptions &options) {
     return nullptr;
   }
   return target;
+}
+
+/// Runs the toolkit's ptxas on `ptxPath` for the chosen GPU; with
+/// --resource-usage its per-kernel report (registers, spills, shared
+/// memory) goes to stderr.
+bool Driver::runPtxas(StringRef ptxPath, StringRef cubinPath) {
+  std::string ptxas = options.frontend.cudaToolkitPath + "/bin/ptxas";
+  if (options.frontend.cudaToolkitPath.empty() || !sys::fs::exists(ptxas)) {
+    errs() << "respec: error: --emit=cubin and --resource-usage need ptxas "
+              "from a CUDA toolkit (none found; use --cuda-path)\n";
+    return false;
+  }
+  std::vector<std::string> args = {ptxas, "-arch=" + options.gpuArch,
+                                   ptxPath.str(), "-o", cubinPath.str()};
+  if (options.resourceUsage)
+    args.push_back("-v");
+  return runProgram(args);
+}
+
+/// --target=nvptx: the kernels of `source` as PTX (or a cubin).
+bool Driver::compileForNVPTX(StringRef source) {
+  if (!isKnownGPUArch(options.gpuArch)) {
+    errs() << "respec: error: unknown NVIDIA GPU architecture '"
+           << options.gpuArch << "' (expected sm_XX, e.g. sm_80 or sm_90)\n";
+    return false;
+  }
+  LLVMContext llvmContext;
+  std::unique_ptr<Module> device = compileDevice(llvmContext, source);
+  if (!device)
+    return false;
+  mlir::MLIRContext context;
+  prepareMLIRContext(context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      importDeviceModule(std::move(device), context);
+  if (!module || failed(runRaisePipeline(*module)) ||
+      failed(runNVPTXLoweringPipeline(*module, options.coarsening)))
+    return false;
+  std::unique_ptr<Module> kernels =
+      translateToNVPTXModule(*module, llvmContext, options.gpuArch,
+                             options.frontend.cudaToolkitPath);
+  std::string ptx;
+  if (!kernels || !emitPTX(*kernels, options.gpuArch, ptx))
+    return false;
+  bool cubin = options.emit == EmitKind::Cubin;
+  std::string output = options.output;
+  if (output.empty())
+    output = (sys::path::stem(source) + (cubin ? ".cubin" : ".ptx")).str();
+  std::string ptxPath = cubin ? temporaryPath("respec-kernels", "ptx") : output;
+  if (ptxPath.empty() ||
+      !writeText(ptxPath, [&](raw_ostream &os) { os << ptx; }))
+    return false;
+  if (cubin)
+    return runPtxas(ptxPath, output);
+  if (options.resourceUsage) {
+    std::string scratch = temporaryPath("respec-kernels", "cubin");
+    return !scratch.empty() && runPtxas(ptxPath, scratch);
+  }
+  return true;
 }
 
 bool Driver::compileCuda(StringRef source, StringRef objectPath) {
@@ -362,9 +432,22 @@ int Driver::run() {
       findCudaToolkit(options.cudaPath, options.cudaPathGiven);
   options.frontend.respecCudaIncludeDir = layout.cudaIncludeDir;
 
+  bool gpuOutput =
+      options.emit == EmitKind::PTX || options.emit == EmitKind::Cubin;
+  if (options.target == TargetKind::NVPTX && !gpuOutput &&
+      options.emit != EmitKind::DeviceLLVM &&
+      options.emit != EmitKind::DeviceMLIR &&
+      options.emit != EmitKind::ParallelIR) {
+    errs() << "respec: error: building programs and objects for "
+              "--target=nvptx is not supported yet (the runtime has no CUDA "
+              "driver back end); use --emit=ptx or --emit=cubin\n";
+    return 1;
+  }
+  if (options.target == TargetKind::NVPTX)
+    options.frontend.gpuArch = options.gpuArch;
   bool stageOnly = options.emit == EmitKind::DeviceLLVM ||
                    options.emit == EmitKind::DeviceMLIR ||
-                   options.emit == EmitKind::ParallelIR;
+                   options.emit == EmitKind::ParallelIR || gpuOutput;
   bool compileOnly = options.emit == EmitKind::Object;
   size_t sources = 0;
   for (const std::string &input : options.inputs)
@@ -389,6 +472,16 @@ int Driver::run() {
       continue;
     }
     if (stageOnly) {
+      if (gpuOutput && kind != InputKind::Cuda) {
+        errs() << "respec: error: --emit=" << (options.emit == EmitKind::PTX ? "ptx" : "cubin")
+               << " needs a CUDA source, got '" << input << "'\n";
+        ok = false;
+        continue;
+      }
+      if (gpuOutput) {
+        ok &= compileForNVPTX(input);
+        continue;
+      }
       if (kind != InputKind::Cuda && kind != InputKind::OpenCL) {
         errs() << "respec: error: --emit needs a CUDA or OpenCL C source, "
                   "got '"

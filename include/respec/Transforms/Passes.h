@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -24,6 +25,20 @@ namespace mlir::respec {
 /// Adds the passes that raise an imported device module to the parallel IR.
 void buildRaisePipeline(OpPassManager &pm);
 
+/// Thread and block coarsening requested for a compilation
+/// (`respec-coarsen`'s options): factors for every kernel, per-kernel
+/// entries, and the thread mapping. Empty: no coarsening.
+struct CoarsenOptions {
+  std::string factors;
+  std::vector<std::string> kernels;
+  std::string threadMapping = "strided";
+
+  bool empty() const { return factors.empty() && kernels.empty(); }
+};
+
+/// Adds `respec-coarsen` with `options` unless they ask for nothing.
+void addCoarsenPass(OpPassManager &pm, const CoarsenOptions &options);
+
 /// The optional optimizations of the CPU pipeline, each of which the driver
 /// can disable (`--disable-opt=`) for differential testing.
 struct CPUPipelineOptions {
@@ -35,11 +50,8 @@ struct CPUPipelineOptions {
   /// Run warps of kernels with warp primitives (and no block barriers) as
   /// interleaved lanes instead of emulating the primitives with barriers.
   bool interleaveWarpLanes = true;
-  /// Thread and block coarsening (`respec-coarsen`'s options): factors for
-  /// every kernel, per-kernel entries, and the thread mapping.
-  std::string coarsenFactors;
-  std::vector<std::string> coarsenKernels;
-  std::string coarsenThreadMapping = "strided";
+  /// Thread and block coarsening.
+  CoarsenOptions coarsening;
 };
 
 /// Adds the passes that lower the parallel IR to LLVM dialect for the CPU
@@ -47,6 +59,12 @@ struct CPUPipelineOptions {
 /// translation.
 void buildCPULoweringPipeline(OpPassManager &pm,
                               const CPUPipelineOptions &options = {});
+
+/// Adds the passes that turn the parallel IR into NVVM kernels in LLVM
+/// dialect (one per grid loop, launch functions removed), ready for
+/// translation to NVPTX LLVM IR.
+void buildNVPTXLoweringPipeline(OpPassManager &pm,
+                                const CoarsenOptions &coarsening = {});
 
 /// Registers `respec-cpu-pipeline`: raising followed by CPU lowering.
 void registerRespecPipelines();

@@ -144,6 +144,26 @@ def CoarsenPass : Pass<"respec-coarsen", "ModuleOp"> {
                            "arith::ArithDialect", "respec::RespecDialect"];
 }
 
+def OutlineGPUKernelsPass : Pass<"respec-outline-gpu-kernels", "ModuleOp"> {
+  let summary = "Turn each grid loop into an NVVM kernel";
+  let description = [{
+    For the NVIDIA back end: every grid `scf.parallel` of a launch function
+    becomes an `llvm.func` with `nvvm.kernel` whose blocks are the loop's
+    iterations (block ids from `%ctaid`) and whose threads are the
+    iterations of the thread loop inside it (`%tid`). Values the loop uses
+    from the launch function become kernel parameters (constants are
+    cloned), barriers become `bar.sync` / `bar.red`, and the block's shared
+    memory a `.shared` array (static when its size is a constant up to 48
+    KiB, dynamic otherwise). Grid loops that branch on a launch-invariant
+    condition around thread loops are unswitched first, one kernel per
+    branch. The first kernel of a launch keeps the CUDA name; versions and
+    epilogues get `_respecN` suffixes. Launch functions are removed: they
+    are host code.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "NVVM::NVVMDialect",
+                           "scf::SCFDialect", "arith::ArithDialect"];
+}
+
 def InterleaveWarpLanesPass
     : Pass<"respec-interleave-warp-lanes", "ModuleOp"> {
   let summary = "Run warps of register-cache kernels as interleaved lanes";

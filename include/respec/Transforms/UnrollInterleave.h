@@ -37,11 +37,15 @@ Operation *findNonInterleavableOp(Block &body,
 /// loop, whose merged induction variables they then use. The caller has
 /// checked `findNonInterleavableOp`.
 ///
+/// `copiesShareBlock` says whether the copies are threads of one block
+/// (thread coarsening: block-wide reductions combine the copies) or
+/// different blocks (block coarsening: each keeps its own).
+///
 /// `emitShared`, if set, is asked first for each op; returning true means it
 /// emitted the op for every copy (and mapped its results) itself.
 void emitInterleaved(
     OpBuilder &builder, Block &body, MutableArrayRef<IRMapping> copies,
-    ValueRange barrierThreads,
+    ValueRange barrierThreads, bool copiesShareBlock,
     function_ref<bool(OpBuilder &, Operation *, MutableArrayRef<IRMapping>)>
         emitShared = nullptr);
 

@@ -1,4 +1,4 @@
-//===- Pipelines.cpp - Pass pipelines of the CPU back end -----------------===//
+//===- Pipelines.cpp - Pass pipelines of the back ends --------------------===//
 
 #include "respec/Transforms/Passes.h"
 
@@ -13,18 +13,33 @@ void respec::buildRaisePipeline(OpPassManager &pm) {
   pm.addPass(createStructureThreadBodiesPass());
 }
 
+void respec::addCoarsenPass(OpPassManager &pm,
+                            const CoarsenOptions &options) {
+  if (options.empty())
+    return;
+  CoarsenPassOptions coarsen;
+  coarsen.factors = options.factors;
+  coarsen.kernelFactors.assign(options.kernels.begin(), options.kernels.end());
+  coarsen.threadMapping = options.threadMapping;
+  pm.addPass(createCoarsenPass(coarsen));
+}
+
+void respec::buildNVPTXLoweringPipeline(OpPassManager &pm,
+                                        const CoarsenOptions &coarsening) {
+  addCoarsenPass(pm, coarsening);
+  pm.addPass(createOutlineGPUKernelsPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void respec::buildCPULoweringPipeline(OpPassManager &pm,
                                       const CPUPipelineOptions &options) {
   // Coarsening works on the parallel IR as raised: its SSA form shows which
   // control around barriers is uniform.
-  if (!options.coarsenFactors.empty() || !options.coarsenKernels.empty()) {
-    CoarsenPassOptions coarsen;
-    coarsen.factors = options.coarsenFactors;
-    coarsen.kernelFactors.assign(options.coarsenKernels.begin(),
-                                 options.coarsenKernels.end());
-    coarsen.threadMapping = options.coarsenThreadMapping;
-    pm.addPass(createCoarsenPass(coarsen));
-  }
+  addCoarsenPass(pm, options.coarsening);
   // Warps whose primitives sit under lane-invariant control run as
   // interleaved lanes; the other warp primitives become barriers and
   // exchanges through memory; the remaining NVVM intrinsics map to CPU code
@@ -63,5 +78,12 @@ void respec::registerRespecPipelines() {
       [](OpPassManager &pm) {
         buildRaisePipeline(pm);
         buildCPULoweringPipeline(pm);
+      });
+  PassPipelineRegistration<>(
+      "respec-nvptx-pipeline",
+      "Raise an imported device module and lower it to NVVM kernels",
+      [](OpPassManager &pm) {
+        buildRaisePipeline(pm);
+        buildNVPTXLoweringPipeline(pm);
       });
 }

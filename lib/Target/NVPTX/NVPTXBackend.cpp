@@ -1,0 +1,159 @@
+//===- NVPTXBackend.cpp - Device code for NVIDIA GPUs ---------------------===//
+
+#include "respec/Target/NVPTXBackend.h"
+#include "respec/Support/LLVMPasses.h"
+
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+using namespace llvm;
+
+namespace respec {
+
+static constexpr StringLiteral kNVPTXTriple = "nvptx64-nvidia-cuda";
+
+mlir::LogicalResult
+runNVPTXLoweringPipeline(mlir::ModuleOp module,
+                         const mlir::respec::CoarsenOptions &coarsening) {
+  mlir::PassManager pm(module.getContext());
+  mlir::respec::buildNVPTXLoweringPipeline(pm, coarsening);
+  return pm.run(module);
+}
+
+static std::unique_ptr<TargetMachine> createNVPTXTargetMachine(StringRef arch) {
+  static bool initialized = [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  Triple triple(kNVPTXTriple);
+  std::string error;
+  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    errs() << "respec: error: this LLVM has no NVPTX code generator: " << error
+           << "\n";
+    return nullptr;
+  }
+  return std::unique_ptr<TargetMachine>(target->createTargetMachine(
+      triple, arch, "", TargetOptions(), std::nullopt, std::nullopt,
+      CodeGenOptLevel::Aggressive));
+}
+
+bool isKnownGPUArch(StringRef gpuArch) {
+  std::unique_ptr<TargetMachine> machine = createNVPTXTargetMachine("sm_52");
+  return machine && machine->getMCSubtargetInfo()->isCPUStringValid(gpuArch);
+}
+
+/// Links libdevice's implementations of the `__nv_*` math functions the
+/// kernels call.
+static bool linkLibdevice(Module &module, StringRef cudaPath) {
+  bool needed = llvm::any_of(module, [](const Function &function) {
+    return function.isDeclaration() && function.getName().starts_with("__nv_");
+  });
+  if (!needed)
+    return true;
+  std::string path = (cudaPath + "/nvvm/libdevice/libdevice.10.bc").str();
+  if (cudaPath.empty() || !sys::fs::exists(path)) {
+    errs() << "respec: error: the kernels call CUDA math functions, which "
+              "need libdevice from a CUDA toolkit (not found"
+           << (cudaPath.empty() ? "" : (" at " + path).c_str())
+           << "; use --cuda-path)\n";
+    return false;
+  }
+  SMDiagnostic diagnostic;
+  std::unique_ptr<Module> libdevice =
+      parseIRFile(path, diagnostic, module.getContext());
+  if (!libdevice) {
+    errs() << "respec: error: cannot read " << path << ": "
+           << diagnostic.getMessage() << "\n";
+    return false;
+  }
+  libdevice->setTargetTriple(module.getTargetTriple());
+  libdevice->setDataLayout(module.getDataLayout());
+  if (Linker::linkModules(module, std::move(libdevice),
+                          Linker::Flags::LinkOnlyNeeded)) {
+    errs() << "respec: error: cannot link libdevice\n";
+    return false;
+  }
+  return true;
+}
+
+/// Only kernels are entry points; everything else may be inlined away.
+static void internalizeNonKernels(Module &module) {
+  for (Function &function : module)
+    if (!function.isDeclaration() &&
+        function.getCallingConv() != CallingConv::PTX_Kernel)
+      function.setLinkage(GlobalValue::InternalLinkage);
+}
+
+std::unique_ptr<Module> translateToNVPTXModule(mlir::ModuleOp module,
+                                               LLVMContext &context,
+                                               StringRef gpuArch,
+                                               StringRef cudaPath) {
+  std::unique_ptr<TargetMachine> machine = createNVPTXTargetMachine(gpuArch);
+  if (!machine)
+    return nullptr;
+  module->removeAttr(mlir::DLTIDialect::kDataLayoutAttrName);
+  std::unique_ptr<Module> result =
+      mlir::translateModuleToLLVMIR(module, context, "respec-nvptx");
+  if (!result)
+    return nullptr;
+  result->setTargetTriple(machine->getTargetTriple());
+  result->setDataLayout(machine->createDataLayout());
+  if (!linkLibdevice(*result, cudaPath))
+    return nullptr;
+  internalizeNonKernels(*result);
+  // libdevice asks __nvvm_reflect for the denormal mode: CUDA's default
+  // keeps denormals (no -ftz), which clang already recorded.
+  if (!result->getModuleFlag("nvvm-reflect-ftz"))
+    result->addModuleFlag(Module::Override, "nvvm-reflect-ftz",
+                          static_cast<uint32_t>(0));
+  runModulePipeline(*result, machine.get(), PipelineTuningOptions(),
+                    [](PassBuilder &passBuilder) {
+                      return passBuilder.buildPerModuleDefaultPipeline(
+                          OptimizationLevel::O3);
+                    });
+  return result;
+}
+
+bool emitPTX(Module &module, StringRef gpuArch, std::string &ptx) {
+  std::unique_ptr<TargetMachine> machine = createNVPTXTargetMachine(gpuArch);
+  if (!machine)
+    return false;
+  raw_string_ostream os(ptx);
+  buffer_ostream buffered(os);
+  legacy::PassManager passes;
+  if (machine->addPassesToEmitFile(passes, buffered, nullptr,
+                                   CodeGenFileType::AssemblyFile)) {
+    errs() << "respec: error: the NVPTX code generator cannot emit PTX\n";
+    return false;
+  }
+  passes.run(module);
+  return true;
+}
+
+} // namespace respec
