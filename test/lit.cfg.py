@@ -1,6 +1,7 @@
 # lit configuration of respec's tests. ctest runs each test file on its own:
 #   lit --param respec_build=<build dir> <test file>
 import os
+import sys
 import lit.formats
 
 config.name = "respec"
@@ -20,6 +21,8 @@ config.environment["PATH"] = os.pathsep.join(
 # Kernels run on all cores; keep test runs predictable on small machines.
 config.environment["OMP_NUM_THREADS"] = os.environ.get("OMP_NUM_THREADS", "2")
 
+config.substitutions.append(("%respec_build", build))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%respec-opt", os.path.join(build, "bin", "respec-opt")))
 config.substitutions.append(("%respec", os.path.join(build, "bin", "respec")))
 

@@ -3,6 +3,8 @@
 // atomicMax/atomicMin on float and an atomic multiply on double, both built
 // from atomicCAS loops on the bit patterns.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=1,thread=2 -O2 %s -o %t.c1x2 && %t.c1x2 | FileCheck %s
+// RUN: %respec --coarsen=block=1,thread=4 -O2 %s -o %t.c1x4 && %t.c1x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

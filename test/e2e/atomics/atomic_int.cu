@@ -3,6 +3,8 @@
 // exactly), atomicExch (the returned old values plus the final value form a
 // permutation), and atomicCAS (exactly one winner per slot).
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=1 -O2 %s -o %t.c2x1 && %t.c2x1 | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=2 -O2 %s -o %t.c2x2 && %t.c2x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

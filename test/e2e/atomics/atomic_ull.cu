@@ -3,6 +3,8 @@
 // atomicExch and atomicCAS, plus a signed long long atomicAdd through the
 // unsigned overload, all compared exactly with the host.
 // RUN: %respec -O3 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=4 -O3 %s -o %t.c2x4 && %t.c2x4 | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=1 -O3 %s -o %t.c3x1 && %t.c3x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

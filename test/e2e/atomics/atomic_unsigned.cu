@@ -3,6 +3,8 @@
 // limit), atomicAdd with unsigned overflow, atomicMin/Max, And/Or/Xor, and
 // atomicCAS used for a ticket counter.
 // RUN: %respec -O0 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=2 -O0 %s -o %t.c3x2 && %t.c3x2 | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=4 -O0 %s -o %t.c3x4 && %t.c3x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

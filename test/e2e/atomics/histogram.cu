@@ -3,6 +3,8 @@
 // bin counts must match the host exactly and sum to the input size. The
 // bin count comes from the command line (-D).
 // RUN: %respec -O1 -arch=sm_80 -DNUM_BINS=48 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=1 -O1 -arch=sm_80 -DNUM_BINS=48 %s -o %t.c4x1 && %t.c4x1 | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=2 -O1 -arch=sm_80 -DNUM_BINS=48 %s -o %t.c4x2 && %t.c4x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

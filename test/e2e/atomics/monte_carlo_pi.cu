@@ -3,6 +3,8 @@
 // and adds its hits to a global counter with a 64-bit atomicAdd. The count
 // must equal the host's exactly and the estimate must be near pi.
 // RUN: %respec -O3 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=4 -O3 %s -o %t.c4x4 && %t.c4x4 | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=1 -O3 %s -o %t.c7x1 && %t.c7x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cmath>

@@ -5,6 +5,8 @@
 // Block sizes 256, 1024, 96 (the helpers handle non-powers of two).
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
+// RUN: %respec --coarsen=block=1,thread=4 -O2 %s -o %t.c1x4 && %t.c1x4 | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=1 -O2 %s -o %t.c2x1 && %t.c2x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

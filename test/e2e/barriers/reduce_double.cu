@@ -7,6 +7,8 @@
 // the sum of magnitudes; minima and maxima exactly.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=4 -O2 %s -o %t.c3x4 && %t.c3x4 | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=1 -O2 %s -o %t.c4x1 && %t.c4x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

@@ -5,6 +5,8 @@
 // Block sizes 1024, 256, 200, 37 (non-powers of two; partial last segment).
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
+// RUN: %respec --coarsen=block=8,thread=2 -O2 %s -o %t.c8x2 && %t.c8x2 | FileCheck %s
+// RUN: %respec --coarsen=block=8,thread=4 -O2 %s -o %t.c8x4 && %t.c8x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

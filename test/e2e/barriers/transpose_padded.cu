@@ -5,6 +5,8 @@
 // The result is transposed back and both results are checked exactly.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=4 -O2 %s -o %t.c4x4 && %t.c4x4 | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=1 -O2 %s -o %t.c7x1 && %t.c7x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

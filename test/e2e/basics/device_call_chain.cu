@@ -2,6 +2,8 @@
 // levels deep, no recursion, some forced out of line), shared between the
 // kernel and the host reference.
 // RUN: %respec -O2 -g %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=1,thread=4 -O2 -g %s -o %t.c1x4 && %t.c1x4 | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=1 -O2 -g %s -o %t.c2x1 && %t.c2x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

@@ -1,6 +1,8 @@
 // 64-bit indexing: indices, strides and loop bounds are size_t, and the
 // values formed from them exceed 2^32, so any truncation to 32 bits shows.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=2 -O2 %s -o %t.c2x2 && %t.c2x2 | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=4 -O2 %s -o %t.c2x4 && %t.c2x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

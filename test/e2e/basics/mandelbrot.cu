@@ -6,6 +6,8 @@
 // host arithmetic are identical and the images must match exactly.
 // RUN: %respec -O3 %s -o %t && %t | FileCheck %s
 // RUN: %respec -O3 --cpu=x86-64 %s -o %t.nofma && %t.nofma exact | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=1 -O3 %s -o %t.c3x1 && %t.c3x1 | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=2 -O3 %s -o %t.c3x2 && %t.c3x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

@@ -2,6 +2,8 @@
 // bool, unsigned char, int, long long, float, double, pointers), so some
 // of them are passed on the stack by any CPU calling convention.
 // RUN: %respec -O3 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=4 -O3 %s -o %t.c3x4 && %t.c3x4 | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=1 -O3 %s -o %t.c4x1 && %t.c4x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

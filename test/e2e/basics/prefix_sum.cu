@@ -3,6 +3,8 @@
 // buffers; launches on the default stream are ordered, so no barrier is
 // needed inside a kernel.
 // RUN: %respec -x cu -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=2 -x cu -O2 %s -o %t.c4x2 && %t.c4x2 | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=4 -x cu -O2 %s -o %t.c4x4 && %t.c4x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

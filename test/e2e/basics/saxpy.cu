@@ -1,6 +1,8 @@
 // SAXPY over a size that is not a multiple of the block size, so the last
 // block is only partially used and the bounds check matters.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=1 -O2 %s -o %t.c7x1 && %t.c7x1 | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=2 -O2 %s -o %t.c7x2 && %t.c7x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

@@ -2,6 +2,8 @@
 // int, char fields with padding), a nested struct, and a pointer to a struct
 // in device memory.
 // RUN: %respec -O0 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=4 -O0 %s -o %t.c7x4 && %t.c7x4 | FileCheck %s
+// RUN: %respec --coarsen=block=8,thread=1 -O0 %s -o %t.c8x1 && %t.c8x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cmath>

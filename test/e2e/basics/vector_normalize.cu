@@ -2,6 +2,8 @@
 // lengths, the other divides by them. Uses a float3 array and rsqrtf-free
 // sqrtf so the result can be compared with a tight tolerance.
 // RUN: %respec -O1 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=8,thread=2 -O1 %s -o %t.c8x2 && %t.c8x2 | FileCheck %s
+// RUN: %respec --coarsen=block=8,thread=4 -O1 %s -o %t.c8x4 && %t.c8x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cmath>

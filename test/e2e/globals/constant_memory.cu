@@ -3,6 +3,8 @@
 // cudaMemcpyToSymbol (whole and with an offset), read back with
 // cudaMemcpyFromSymbol, plus a __constant__ with a static initializer.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=1,thread=2 -O2 %s -o %t.c1x2 && %t.c1x2 | FileCheck %s
+// RUN: %respec --coarsen=block=1,thread=4 -O2 %s -o %t.c1x4 && %t.c1x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cmath>

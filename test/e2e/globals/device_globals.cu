@@ -3,6 +3,8 @@
 // cudaMemcpyFromSymbol, a global array reached through cudaGetSymbolAddress
 // and filled with cudaMemset/cudaMemcpy, and a global struct.
 // RUN: %respec -O1 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=1 -O1 %s -o %t.c2x1 && %t.c2x1 | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=2 -O1 %s -o %t.c2x2 && %t.c2x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

@@ -3,6 +3,8 @@
 // gridDim; the host checks each thread appeared exactly once with the
 // right values.
 // RUN: %respec -O1 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=4 -O1 %s -o %t.c2x4 && %t.c2x4 | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=1 -O1 %s -o %t.c3x1 && %t.c3x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

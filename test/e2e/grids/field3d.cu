@@ -2,6 +2,8 @@
 // on a 3-D grid of 3-D blocks (8x4x4 threads, gridDim.z > 1, partial blocks
 // in every dimension). Integer field so the comparison is exact.
 // RUN: %respec -O3 -g %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=2 -O3 -g %s -o %t.c3x2 && %t.c3x2 | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=4 -O3 -g %s -o %t.c3x4 && %t.c3x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

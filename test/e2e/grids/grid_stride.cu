@@ -2,6 +2,8 @@
 // single block of a single thread), in 1-D and in 2-D (rows strided by
 // gridDim.y * blockDim.y).
 // RUN: %respec -O3 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=1 -O3 %s -o %t.c4x1 && %t.c4x1 | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=2 -O3 %s -o %t.c4x2 && %t.c4x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

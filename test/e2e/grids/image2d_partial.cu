@@ -2,6 +2,8 @@
 // a 1000x517 image: both grid dimensions end in partial blocks. Also a
 // column-major launch where blockIdx.y covers the wide dimension.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=4 -O2 %s -o %t.c4x4 && %t.c4x4 | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=1 -O2 %s -o %t.c7x1 && %t.c7x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

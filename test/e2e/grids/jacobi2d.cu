@@ -2,6 +2,8 @@
 // one kernel launch per sweep, ping-ponging between two grids with fixed
 // boundary values. Compared with the same sweeps on the host.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=2 -O2 %s -o %t.c7x2 && %t.c7x2 | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=4 -O2 %s -o %t.c7x4 && %t.c7x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cmath>

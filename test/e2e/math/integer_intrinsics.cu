@@ -3,6 +3,8 @@
 // __umul64hi, __sad, __byte_perm, and the min/max/abs overloads, checked
 // bit-exactly against portable host implementations.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=8,thread=4 -O2 %s -o %t.c8x4 && %t.c8x4 | FileCheck %s
+// RUN: %respec --coarsen=block=1,thread=2 -O2 %s -o %t.c1x2 && %t.c1x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

@@ -3,6 +3,8 @@
 // hypot) against the host libm. Correctly rounded operations are exact;
 // the rest must agree to a few ulp.
 // RUN: %respec -O1 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=1,thread=4 -O1 %s -o %t.c1x4 && %t.c1x4 | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=1 -O1 %s -o %t.c2x1 && %t.c2x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cmath>

@@ -3,6 +3,8 @@
 // approximate by design, so the tolerances follow the CUDA programming
 // guide's error bounds with generous margins.
 // RUN: %respec -O3 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=2 -O3 %s -o %t.c2x2 && %t.c2x2 | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=4 -O3 %s -o %t.c2x4 && %t.c2x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cmath>

@@ -4,6 +4,8 @@
 // operations (sqrtf, fabsf, fminf, fmaxf, floorf, ceilf, fmaf) are checked
 // exactly; the others within a few ulp.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=1 -O2 %s -o %t.c3x1 && %t.c3x1 | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=2 -O2 %s -o %t.c3x2 && %t.c3x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cmath>

@@ -2,6 +2,8 @@
 // kernel, fills and reduces it, and free()s it; a second kernel allocates
 // per-block buffers in one launch that a later launch reads and frees.
 // RUN: %respec -O1 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=4 -O1 %s -o %t.c3x4 && %t.c3x4 | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=1 -O1 %s -o %t.c4x1 && %t.c4x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

@@ -4,6 +4,8 @@
 // cudaDeviceGetAttribute agreeing with the properties, cudaMemGetInfo, and
 // cudaDriverGetVersion / cudaRuntimeGetVersion.
 // RUN: %respec -O0 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=2 -O0 %s -o %t.c4x2 && %t.c4x2 | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=4 -O0 %s -o %t.c4x4 && %t.c4x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

@@ -3,6 +3,8 @@
 // kernel addressing slices through pitch * ysize, and cudaMemcpy3D
 // device->host of a sub-box with offsets on the device side.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=1 -O2 %s -o %t.c7x1 && %t.c7x1 | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=2 -O2 %s -o %t.c7x2 && %t.c7x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

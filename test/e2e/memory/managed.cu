@@ -4,6 +4,8 @@
 // pointer to another managed buffer (a small linked structure), and a
 // managed counter updated with atomics on the device and read on the host.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=4 -O2 %s -o %t.c7x4 && %t.c7x4 | FileCheck %s
+// RUN: %respec --coarsen=block=8,thread=1 -O2 %s -o %t.c8x1 && %t.c8x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

@@ -3,6 +3,8 @@
 // (including overlapping-free sub-range copies), DeviceToHost, and
 // cudaMemcpyDefault in every direction, with a kernel in between.
 // RUN: %respec -O1 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=8,thread=2 -O1 %s -o %t.c8x2 && %t.c8x2 | FileCheck %s
+// RUN: %respec --coarsen=block=8,thread=4 -O1 %s -o %t.c8x4 && %t.c8x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

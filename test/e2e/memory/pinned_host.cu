@@ -3,6 +3,8 @@
 // kernel, and cudaFreeHost. The host reads the results only after
 // cudaStreamSynchronize.
 // RUN: %respec -O3 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=1,thread=2 -O3 %s -o %t.c1x2 && %t.c1x2 | FileCheck %s
+// RUN: %respec --coarsen=block=1,thread=4 -O3 %s -o %t.c1x4 && %t.c1x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

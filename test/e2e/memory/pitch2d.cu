@@ -3,6 +3,8 @@
 // a kernel that addresses rows through the pitch, cudaMemset2D of a
 // sub-rectangle, and cudaMemcpy2D device->host.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=1 -O2 %s -o %t.c2x1 && %t.c2x1 | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=2 -O2 %s -o %t.c2x2 && %t.c2x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

@@ -4,6 +4,8 @@
 // value), inheritance with a non-virtual base, and a static constexpr
 // member.
 // RUN: %respec -O0 -g %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=2,thread=4 -O0 -g %s -o %t.c2x4 && %t.c2x4 | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=1 -O0 -g %s -o %t.c3x1 && %t.c3x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

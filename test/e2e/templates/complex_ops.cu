@@ -3,6 +3,8 @@
 // used in device code for polynomial evaluation (Horner) in float and
 // double.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=2 -O2 %s -o %t.c3x2 && %t.c3x2 | FileCheck %s
+// RUN: %respec --coarsen=block=3,thread=4 -O2 %s -o %t.c3x4 && %t.c3x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cmath>

@@ -3,6 +3,8 @@
 // pointers by value, a lambda that calls another captured lambda, and a
 // __host__ __device__ lambda used on both sides.
 // RUN: %respec -O3 -std=c++17 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=1 -O3 -std=c++17 %s -o %t.c4x1 && %t.c4x1 | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=2 -O3 -std=c++17 %s -o %t.c4x2 && %t.c4x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

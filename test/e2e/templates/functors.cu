@@ -2,6 +2,8 @@
 // functor, a composition of two functors, a predicate-based count with
 // atomics, and a binary functor used in a zip-transform.
 // RUN: %respec -O1 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=4,thread=4 -O1 %s -o %t.c4x4 && %t.c4x4 | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=1 -O1 %s -o %t.c7x1 && %t.c7x1 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

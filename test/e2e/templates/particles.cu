@@ -2,6 +2,8 @@
 // gravity and drag, integrates position, and reflects particles off the
 // walls of a box. The particle struct mixes float3, float and int fields.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=2 -O2 %s -o %t.c7x2 && %t.c7x2 | FileCheck %s
+// RUN: %respec --coarsen=block=7,thread=4 -O2 %s -o %t.c7x4 && %t.c7x4 | FileCheck %s
 // CHECK: PASSED
 
 #include <cmath>

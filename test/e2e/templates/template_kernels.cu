@@ -2,6 +2,8 @@
 // float, double, int and unsigned char, plus a kernel templated on a
 // non-type parameter (compile-time unroll factor) and a C++17 if constexpr.
 // RUN: %respec -O2 -std=c++17 %s -o %t && %t | FileCheck %s
+// RUN: %respec --coarsen=block=8,thread=1 -O2 -std=c++17 %s -o %t.c8x1 && %t.c8x1 | FileCheck %s
+// RUN: %respec --coarsen=block=8,thread=2 -O2 -std=c++17 %s -o %t.c8x2 && %t.c8x2 | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>

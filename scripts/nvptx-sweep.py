@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Builds every end-to-end CUDA test program for NVIDIA GPUs
+(`respec --target=nvptx --emit=cubin`), i.e. through respec's NVPTX back
+end and the toolkit's ptxas, for each requested architecture, optionally
+coarsened, and reports which fail. With --report, writes a markdown table
+of ptxas' registers / spills / shared memory per kernel.
+
+Usage: scripts/nvptx-sweep.py [--build build] [--arch sm_80,sm_90]
+           [--coarsen block=2,thread=2] [--jobs 2] [--report FILE]
+           [suite folders of test/e2e ...]
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Suites of CUDA programs (opencl holds .cl kernels; no-toolkit tests run
+# without the toolkit's headers, which the GPU build needs).
+# multi-tu programs are several sources (separate compilation of device code
+# is not supported for any target).
+SKIP = {"opencl", "no-toolkit", "multi-tu"}
+
+
+def source_flags(path):
+    """-D/-I/-std/-x flags of the program's first RUN line."""
+    with open(path) as f:
+        for line in f:
+            match = re.search(r"RUN:\s*(.*)", line)
+            if match:
+                words = shlex.split(match.group(1).split("&&")[0])
+                keep, take_next = [], False
+                for word in words:
+                    if take_next:
+                        keep.append(word)
+                        take_next = False
+                    elif word.startswith(("-D", "-I", "-std")):
+                        keep.append(word)
+                    elif word == "-x":
+                        keep.append(word)
+                        take_next = True
+                return [w.replace("%S", os.path.dirname(path))
+                        .replace("%cuda_path", "/usr/local/cuda")
+                        for w in keep]
+    return []
+
+
+def build(args, path, arch, workdir):
+    out = os.path.join(workdir, os.path.basename(path) + "." + arch + ".cubin")
+    cmd = [os.path.join(args.build, "bin", "respec"), "--target=nvptx",
+           f"--gpu-arch={arch}", "--emit=cubin", "--resource-usage",
+           *source_flags(path), path, "-o", out]
+    if args.coarsen:
+        cmd.insert(1, f"--coarsen={args.coarsen}")
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    return path, arch, result.returncode == 0, result.stderr
+
+
+def parse_report(text):
+    """(kernel, registers, spill stores, spill loads, smem) from ptxas -v."""
+    rows, kernel, spills = [], None, (0, 0)
+    for line in text.splitlines():
+        m = re.search(r"Compiling entry function '([^']+)'", line)
+        if m:
+            kernel = m.group(1)
+        m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads",
+                      line)
+        if m:
+            spills = (int(m.group(1)), int(m.group(2)))
+        m = re.search(r"Used (\d+) registers.*?(?:(\d+) bytes smem)?$", line)
+        if m and kernel:
+            smem = re.search(r"(\d+) bytes smem", line)
+            rows.append((kernel, int(m.group(1)), *spills,
+                         int(smem.group(1)) if smem else 0))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--arch", default="sm_80,sm_90")
+    parser.add_argument("--coarsen")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--report")
+    parser.add_argument("suites", nargs="*")
+    args = parser.parse_args()
+    e2e = os.path.join(ROOT, "test", "e2e")
+    suites = args.suites or sorted(
+        d for d in os.listdir(e2e)
+        if os.path.isdir(os.path.join(e2e, d)) and d not in SKIP)
+    programs = sorted(os.path.join(e2e, s, f) for s in suites
+                      for f in os.listdir(os.path.join(e2e, s))
+                      if f.endswith(".cu"))
+    failures, rows = [], []
+    with tempfile.TemporaryDirectory() as workdir, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        jobs = [pool.submit(build, args, p, a, workdir)
+                for p in programs for a in args.arch.split(",")]
+        for job in concurrent.futures.as_completed(jobs):
+            path, arch, ok, stderr = job.result()
+            name = os.path.relpath(path, ROOT)
+            if ok:
+                rows += [(name, arch, *r) for r in parse_report(stderr)]
+            else:
+                failures.append((name, arch, stderr))
+                print(f"FAIL {name} {arch}", flush=True)
+    for name, arch, stderr in sorted(failures):
+        print(f"\n=== {name} {arch}\n{stderr[-1500:]}")
+    total = len(programs) * len(args.arch.split(","))
+    print(f"\n{total - len(failures)} of {total} builds passed")
+    if args.report:
+        with open(args.report, "w") as f:
+            f.write("| program | arch | kernel | registers | spill stores "
+                    "| spill loads | shared bytes |\n|---|---|---|---|---|---|---|\n")
+            for row in sorted(rows):
+                f.write("| " + " | ".join(str(x) for x in row) + " |\n")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
