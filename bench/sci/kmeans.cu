@@ -1,6 +1,8 @@
 // KMEANS: Lloyd's algorithm, a fixed number of iterations, on n points of d
 // integer-valued features and k clusters (initial centroids: the first k
-// points). Each iteration, `assignPoints` gives each point (one thread) its
+// points). On the device the points are stored feature-major (feature f of
+// point i at f * n + i), so that the loads of a warp are coalesced.
+// Each iteration, `assignPoints` gives each point (one thread) its
 // nearest centroid (centroids staged in shared memory) and accumulates the
 // point into its cluster's sums: per block in shared memory with atomics,
 // then once per block into global memory with atomics. The host divides
@@ -22,7 +24,7 @@
 #endif
 #define BLOCK 256
 
-__global__ void assignPoints(const float *points, const float *centroids,
+__global__ void assignPoints(const float *featuresT, const float *centroids,
                              int *membership, unsigned long long *sums,
                              unsigned *counts, int n) {
   __shared__ float c[CLUSTERS * DIMS];
@@ -38,10 +40,9 @@ __global__ void assignPoints(const float *points, const float *centroids,
   __syncthreads();
   int i = blockIdx.x * BLOCK + t;
   if (i < n) {
-    const float *p = points + (size_t)i * DIMS;
     float x[DIMS];
     for (int f = 0; f < DIMS; ++f)
-      x[f] = p[f];
+      x[f] = featuresT[(size_t)f * n + i];
     int best = 0;
     float bestDist = 3.0e38f;
     for (int k = 0; k < CLUSTERS; ++k) {
@@ -84,7 +85,11 @@ int main() {
   cudaMalloc(&dMembership, n * sizeof(int));
   cudaMalloc(&dSums, sums.size() * sizeof(unsigned long long));
   cudaMalloc(&dCounts, counts.size() * sizeof(unsigned));
-  cudaMemcpy(dPoints, points.data(), points.size() * sizeof(float),
+  std::vector<float> transposed(points.size());
+  for (int i = 0; i < n; ++i)
+    for (int f = 0; f < DIMS; ++f)
+      transposed[(size_t)f * n + i] = points[(size_t)i * DIMS + f];
+  cudaMemcpy(dPoints, transposed.data(), transposed.size() * sizeof(float),
              cudaMemcpyHostToDevice);
   int blocks = (n + BLOCK - 1) / BLOCK;
   timeIt([&] {

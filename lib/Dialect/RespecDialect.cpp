@@ -47,6 +47,15 @@ static LogicalResult verifyBarrier(Operation *op, ValueRange threads) {
   return success();
 }
 
+LogicalResult AlternativesOp::verify() {
+  if (getVersions().empty())
+    return emitOpError("needs at least one version");
+  if (getDescriptions().size() != getVersions().size())
+    return emitOpError("has ") << getVersions().size() << " versions but "
+                               << getDescriptions().size() << " descriptions";
+  return success();
+}
+
 LogicalResult BarrierOp::verify() { return verifyBarrier(*this, getThreads()); }
 
 LogicalResult ReduceBarrierOp::verify() {

@@ -40,6 +40,18 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
   // Coarsening works on the parallel IR as raised: its SSA form shows which
   // control around barriers is uniform.
   addCoarsenPass(pm, options.coarsening);
+  if (!options.tuning.empty()) {
+    BuildAlternativesPassOptions alternatives;
+    alternatives.candidates.assign(options.tuning.candidates.begin(),
+                                   options.tuning.candidates.end());
+    alternatives.kernelCandidates.assign(
+        options.tuning.kernelCandidates.begin(),
+        options.tuning.kernelCandidates.end());
+    alternatives.kernelGeometry.assign(options.tuning.kernelGeometry.begin(),
+                                       options.tuning.kernelGeometry.end());
+    pm.addPass(createBuildAlternativesPass(alternatives));
+    pm.addPass(createLowerAlternativesPass({options.tuning.profile}));
+  }
   // Warps whose primitives sit under lane-invariant control run as
   // interleaved lanes; the other warp primitives become barriers and
   // exchanges through memory; the remaining NVVM intrinsics map to CPU code

@@ -322,15 +322,87 @@ void coarsenBlocks(scf::ParallelOp grid, ArrayRef<int64_t> factors) {
 // The pass
 //===----------------------------------------------------------------------===//
 
-scf::ParallelOp findGridLoop(LLVM::LLVMFuncOp launch) {
+void warnNotApplied(Operation *where, StringRef what, StringRef kernel,
+                    StringRef why) {
+  where->emitWarning() << what << " coarsening of kernel '" << kernel
+                       << "' not applied: " << why;
+}
+
+/// Thread-coarsens `loop`; true if it changed.
+FailureOr<bool> coarsenThreadLoop(scf::ParallelOp loop, StringRef kernel,
+                                  const CoarseningFactor &factor,
+                                  ThreadMapping mapping) {
+  unsigned rank = loop.getNumLoops();
+  if (!fitsRank(factor, rank)) {
+    warnNotApplied(loop, "thread", kernel,
+                   "the block has fewer dimensions than the factors");
+    return false;
+  }
+  if (failed(verifyNormalizedThreadLoop(loop)))
+    return failure();
+  Operation *where;
+  std::string why = checkThreadCoarsening(loop, where);
+  if (!why.empty()) {
+    warnNotApplied(where, "thread", kernel, why);
+    return false;
+  }
+  SmallVector<int64_t> factors =
+      resolveFactors(factor, rank, liveInductionVars(loop));
+  if (product(factors) == 1)
+    return false;
+  coarsenThreads(loop, factors, mapping);
+  return true;
+}
+
+} // namespace
+
+FailureOr<bool> mlir::respec::coarsenGridLoop(scf::ParallelOp grid,
+                                              StringRef kernel,
+                                              const CoarseningRequest &request,
+                                              ThreadMapping mapping) {
+  bool changed = false;
+  if (!request.thread.isIdentity()) {
+    for (scf::ParallelOp loop : collectThreadLoops(grid)) {
+      FailureOr<bool> coarsened =
+          coarsenThreadLoop(loop, kernel, request.thread, mapping);
+      if (failed(coarsened))
+        return failure();
+      changed |= *coarsened;
+    }
+  }
+  if (request.block.isIdentity())
+    return changed;
+  unsigned rank = grid.getNumLoops();
+  if (!fitsRank(request.block, rank)) {
+    warnNotApplied(grid, "block", kernel,
+                   "the grid has fewer dimensions than the factors");
+    return changed;
+  }
+  Operation *where;
+  std::string why = checkBlockCoarsening(grid, where);
+  if (!why.empty()) {
+    warnNotApplied(where, "block", kernel, why);
+    return changed;
+  }
+  SmallVector<int64_t> factors =
+      resolveFactors(request.block, rank, liveInductionVars(grid));
+  if (product(factors) == 1)
+    return changed;
+  coarsenBlocks(grid, factors);
+  return true;
+}
+
+scf::ParallelOp mlir::respec::findGridLoop(Operation *root) {
   scf::ParallelOp grid;
-  launch.walk([&](scf::ParallelOp loop) {
+  root->walk([&](scf::ParallelOp loop) {
     auto level = loop->getAttrOfType<StringAttr>(kParallelLevelAttr);
-    if (level && level.getValue() == kGridLevel)
+    if (!grid && level && level.getValue() == kGridLevel)
       grid = loop;
   });
   return grid;
 }
+
+namespace {
 
 struct CoarsenPass : public respec::impl::CoarsenPassBase<CoarsenPass> {
   using CoarsenPassBase::CoarsenPassBase;
@@ -346,9 +418,12 @@ struct CoarsenPass : public respec::impl::CoarsenPassBase<CoarsenPass> {
       if (!name)
         return;
       CoarseningRequest request = config->lookup(name.getValue());
-      if (!request.isIdentity())
-        coarsenKernel(launch, name.getValue(), request,
-                      config->threadMapping);
+      if (request.isIdentity())
+        return;
+      scf::ParallelOp grid = findGridLoop(launch);
+      if (grid && failed(coarsenGridLoop(grid, name.getValue(), request,
+                                         config->threadMapping)))
+        signalPassFailure();
     });
   }
 
@@ -382,55 +457,6 @@ struct CoarsenPass : public respec::impl::CoarsenPassBase<CoarsenPass> {
     return config;
   }
 
-  void warnNotApplied(Operation *where, StringRef what, StringRef kernel,
-                      StringRef why) {
-    where->emitWarning() << what << " coarsening of kernel '" << kernel
-                         << "' not applied: " << why;
-  }
-
-  void coarsenKernel(LLVM::LLVMFuncOp launch, StringRef kernel,
-                     const CoarseningRequest &request, ThreadMapping mapping) {
-    scf::ParallelOp grid = findGridLoop(launch);
-    if (!grid)
-      return;
-    if (!request.thread.isIdentity()) {
-      for (scf::ParallelOp loop : collectThreadLoops(grid))
-        coarsenThreadLoop(loop, kernel, request.thread, mapping);
-    }
-    if (request.block.isIdentity())
-      return;
-    unsigned rank = grid.getNumLoops();
-    if (!fitsRank(request.block, rank))
-      return warnNotApplied(grid, "block", kernel,
-                            "the grid has fewer dimensions than the factors");
-    Operation *where;
-    std::string why = checkBlockCoarsening(grid, where);
-    if (!why.empty())
-      return warnNotApplied(where, "block", kernel, why);
-    SmallVector<int64_t> factors =
-        resolveFactors(request.block, rank, liveInductionVars(grid));
-    if (product(factors) != 1)
-      coarsenBlocks(grid, factors);
-  }
-
-  void coarsenThreadLoop(scf::ParallelOp loop, StringRef kernel,
-                         const CoarseningFactor &factor,
-                         ThreadMapping mapping) {
-    unsigned rank = loop.getNumLoops();
-    if (!fitsRank(factor, rank))
-      return warnNotApplied(loop, "thread", kernel,
-                            "the block has fewer dimensions than the factors");
-    if (failed(verifyNormalizedThreadLoop(loop)))
-      return signalPassFailure();
-    Operation *where;
-    std::string why = checkThreadCoarsening(loop, where);
-    if (!why.empty())
-      return warnNotApplied(where, "thread", kernel, why);
-    SmallVector<int64_t> factors =
-        resolveFactors(factor, rank, liveInductionVars(loop));
-    if (product(factors) != 1)
-      coarsenThreads(loop, factors, mapping);
-  }
 };
 
 } // namespace

@@ -179,3 +179,17 @@ SmallVector<int64_t> mlir::respec::resolveFactors(const CoarseningFactor &factor
   }
   return factors;
 }
+
+static std::string formatFactor(const CoarseningFactor &factor) {
+  if (!factor.perDimension)
+    return std::to_string(factor.total);
+  const auto &dims = *factor.perDimension;
+  return std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
+         std::to_string(dims[2]);
+}
+
+std::string
+mlir::respec::formatCoarseningRequest(const CoarseningRequest &request) {
+  return "block=" + formatFactor(request.block) +
+         ",thread=" + formatFactor(request.thread);
+}

@@ -17,10 +17,10 @@
 // once, on the new loop's thread id.
 
 // THREAD-LABEL: llvm.func @__respec_launch.flat(
-// THREAD: scf.parallel (%[[B:.*]]) =
 // THREAD: %[[REM:.*]] = arith.remui %[[BX:.*]], %[[C2:.*]] : index
 // THREAD: %[[EXACT:.*]] = arith.cmpi eq, %[[REM]]
 // THREAD: %[[HALF:.*]] = arith.divui %[[BX]], %[[C2]] : index
+// THREAD: scf.parallel (%[[B:.*]]) =
 // THREAD: scf.if %[[EXACT]] {
 // THREAD: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[HALF]])
 // THREAD: %[[K0:.*]] = arith.muli %{{.*}}, %[[HALF]] : index

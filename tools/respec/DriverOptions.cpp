@@ -256,6 +256,30 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
         error = true;
       }
       options.coarsening.kernels.push_back(value);
+    } else if (reader.value(arg, "--tune", value, error)) {
+      StringRef mode(value);
+      if (mode == "profile" || mode == "auto") {
+        options.tuneMode = value;
+      } else if (mode.consume_front("use=") && !mode.empty()) {
+        options.tuneMode = "use";
+        options.tuneDatabase = mode.str();
+      } else {
+        errs() << "respec: error: invalid --tune=" << value
+               << " (expected profile, auto or use=FILE)\n";
+        error = true;
+      }
+    } else if (reader.value(arg, "--tune-candidates", value, error)) {
+      options.tuneCandidates.clear();
+      SmallVector<StringRef> parts;
+      StringRef(value).split(parts, ';', -1, /*KeepEmpty=*/false);
+      for (StringRef part : parts) {
+        std::string message;
+        if (!mlir::respec::parseCoarseningRequest(part, message)) {
+          errs() << "respec: error: --tune-candidates: " << message << "\n";
+          error = true;
+        }
+        options.tuneCandidates.push_back(part.str());
+      }
     } else if (reader.value(arg, "--coarsen-thread-map", value, error)) {
       if (value != "strided" && value != "contiguous") {
         errs() << "respec: error: unknown --coarsen-thread-map '" << value
@@ -310,6 +334,12 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
       (options.emit == EmitKind::PTX || options.emit == EmitKind::Cubin)) {
     errs() << "respec: error: --emit=ptx and --emit=cubin need "
               "--target=nvptx\n";
+    error = true;
+  }
+  if (!error && options.target == TargetKind::NVPTX &&
+      !options.tuneMode.empty()) {
+    errs() << "respec: error: --tune is not supported with --target=nvptx "
+              "yet (it needs the runtime's CUDA back end)\n";
     error = true;
   }
   if (error)
@@ -369,6 +399,17 @@ Options:
   --coarsen-thread-map=strided|contiguous
                           Threads a coarsened thread runs: t + k*n/T
                           (strided, default) or t*T + k (contiguous)
+  --tune=profile          Build every kernel in several coarsened versions
+                          and a program that times them on its launches,
+                          appending to the tuning database
+                          ($RESPEC_TUNING_DB, default ./respec-tuning.db)
+  --tune=use=<db>         Keep the fastest version per kernel and launch
+                          geometry recorded in <db>
+  --tune=auto             Build the versions and let the geometry heuristic
+                          choose per launch
+  --tune-candidates=<r;r;...>
+                          Versions for --tune=profile/auto (coarsening
+                          requests, default block=1,2,4,8 and thread=2)
   --keep                  Keep intermediate files next to the output
   -v                      Print the commands respec runs
   --version, --help

@@ -38,6 +38,13 @@ struct DriverOptions {
   std::vector<std::string> hostCompilerArgs; ///< -Xcompiler (also linking)
   mlir::respec::CPUPipelineOptions cpuPipeline; ///< --disable-opt
   mlir::respec::CoarsenOptions coarsening;      ///< --coarsen*
+  /// --tune: "", "profile", "auto" or "use" (with tuneDatabase).
+  std::string tuneMode;
+  std::string tuneDatabase;
+  /// Versions built by --tune=profile and --tune=auto (--tune-candidates).
+  std::vector<std::string> tuneCandidates = {
+      "block=1,thread=1", "block=2,thread=1", "block=4,thread=1",
+      "block=8,thread=1", "block=1,thread=2", "block=2,thread=2"};
   TargetKind target = TargetKind::CPU;
   std::string gpuArch;      ///< --gpu-arch (or nvcc's -arch=sm_XX)
   bool resourceUsage = false; ///< --resource-usage: ptxas' report

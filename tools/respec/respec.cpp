@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverOptions.h"
+#include "TuningDatabase.h"
 
 #include "respec/Frontend/CudaFrontend.h"
 #include "respec/Frontend/DeviceModulePreparation.h"
@@ -107,6 +108,7 @@ private:
   bool link(ArrayRef<std::string> objects);
   bool runProgram(ArrayRef<std::string> args);
   bool emitDeviceStage(StringRef source);
+  bool configureTuning(mlir::respec::TuningOptions &tuning) const;
   bool compileForNVPTX(StringRef source);
   bool runPtxas(StringRef ptxPath, StringRef cubinPath);
   std::string intermediatePath(StringRef source, StringRef suffix) const;
@@ -226,6 +228,8 @@ std::unique_ptr<Module> Driver::lowerForCPU(std::unique_ptr<Module> device,
               [&](raw_ostream &os) { module->print(os); });
   mlir::respec::CPUPipelineOptions pipeline = options.cpuPipeline;
   pipeline.coarsening = options.coarsening;
+  if (!configureTuning(pipeline.tuning))
+    return nullptr;
   if (failed(runCPULoweringPipeline(*module, pipeline)))
     return nullptr;
   std::unique_ptr<Module> deviceCode =
@@ -236,6 +240,17 @@ std::unique_ptr<Module> Driver::lowerForCPU(std::unique_ptr<Module> device,
   // Device code is optimized like nvcc's, whatever -O says about the host.
   optimizeModule(*deviceCode, target, 3);
   return deviceCode;
+}
+
+/// The kernel versions --tune asks for.
+bool Driver::configureTuning(mlir::respec::TuningOptions &tuning) const {
+  if (options.tuneMode == "use")
+    return applyTuningDatabase(options.tuneDatabase, "cpu:", tuning);
+  if (!options.tuneMode.empty()) {
+    tuning.candidates = options.tuneCandidates;
+    tuning.profile = options.tuneMode == "profile";
+  }
+  return true;
 }
 
 /// The target machine device and host code are compiled for, or null after

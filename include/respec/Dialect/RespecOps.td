@@ -49,4 +49,22 @@ def Respec_ReduceBarrierOp : Respec_BarrierLikeOp<"reduce_barrier"> {
       "$kind $predicate `(` $threads `)` attr-dict";
 }
 
+def Respec_AlternativesOp : Respec_Op<"alternatives", [NoTerminator]> {
+  let summary = "Versions of the same computation, one of which runs";
+  let description = [{
+    Each region is a version of the launch of kernel `kernel` (for instance
+    coarsened by different factors) with the same effect; `descriptions`
+    names each version (`block=2,thread=1`). Any stage may drop regions; a
+    single region left is inlined, several are chosen among at run time
+    (by timing when profiling, by the geometry heuristic, or by
+    `geometry_table`: launch geometries `gx,gy,gz,bx,by,bz` mapped to the
+    version a tuning database found fastest for them).
+  }];
+  let arguments = (ins StrAttr:$kernel, StrArrayAttr:$descriptions,
+                       OptionalAttr<DictionaryAttr>:$geometry_table);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$versions);
+  let assemblyFormat = "$kernel $descriptions attr-dict-with-keyword $versions";
+  let hasVerifier = 1;
+}
+
 #endif // RESPEC_OPS

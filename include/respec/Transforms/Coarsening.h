@@ -11,6 +11,7 @@
 #ifndef RESPEC_TRANSFORMS_COARSENING_H
 #define RESPEC_TRANSFORMS_COARSENING_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
@@ -94,6 +95,20 @@ bool kernelNameMatches(llvm::StringRef pattern, llvm::StringRef mangledName);
 SmallVector<int64_t> resolveFactors(const CoarseningFactor &factor,
                                     unsigned rank,
                                     ArrayRef<bool> usedDims);
+
+/// Coarsens the launch of `kernel` whose grid loop is `grid` (thread
+/// coarsening of its thread loops, then block coarsening of the grid
+/// loop). Parts that are illegal are skipped with a warning. Returns
+/// whether anything changed.
+FailureOr<bool> coarsenGridLoop(scf::ParallelOp grid, llvm::StringRef kernel,
+                                const CoarseningRequest &request,
+                                ThreadMapping mapping);
+
+/// The first grid-level scf.parallel in `root`.
+scf::ParallelOp findGridLoop(Operation *root);
+
+/// `request` in the syntax parseCoarseningRequest reads.
+std::string formatCoarseningRequest(const CoarseningRequest &request);
 
 } // namespace mlir::respec
 

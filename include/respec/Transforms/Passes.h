@@ -36,6 +36,20 @@ struct CoarsenOptions {
   bool empty() const { return factors.empty() && kernels.empty(); }
 };
 
+/// Versions of each kernel to choose among at run time
+/// (`respec-build-alternatives` and `respec-lower-alternatives`).
+struct TuningOptions {
+  /// Coarsening of each version, for every kernel.
+  std::vector<std::string> candidates;
+  /// Per kernel: NAME=REQUEST;REQUEST;... and NAME=geometry:INDEX.
+  std::vector<std::string> kernelCandidates;
+  std::vector<std::string> kernelGeometry;
+  /// Time every launch and record it in the tuning database.
+  bool profile = false;
+
+  bool empty() const { return candidates.empty() && kernelCandidates.empty(); }
+};
+
 /// Adds `respec-coarsen` with `options` unless they ask for nothing.
 void addCoarsenPass(OpPassManager &pm, const CoarsenOptions &options);
 
@@ -52,6 +66,8 @@ struct CPUPipelineOptions {
   bool interleaveWarpLanes = true;
   /// Thread and block coarsening.
   CoarsenOptions coarsening;
+  /// Alternatives (coarsened versions chosen at run time).
+  TuningOptions tuning;
 };
 
 /// Adds the passes that lower the parallel IR to LLVM dialect for the CPU

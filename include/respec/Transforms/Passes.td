@@ -144,6 +144,30 @@ def CoarsenPass : Pass<"respec-coarsen", "ModuleOp"> {
                            "arith::ArithDialect", "respec::RespecDialect"];
 }
 
+def BuildAlternativesPass : Pass<"respec-build-alternatives", "ModuleOp"> {
+  let summary = "Give kernels several coarsened versions to choose from";
+  let description = [{
+    Wraps each launch's grid loop in a `respec.alternatives` op with one
+    version per candidate coarsening (`block=B,thread=T`). A candidate
+    whose coarsening is not legal for the kernel (warned about) would be a
+    copy of the uncoarsened version and is dropped; a launch left with one
+    version gets no alternatives op. Per-kernel candidate lists and launch
+    geometry tables (from a tuning database) override the defaults.
+  }];
+  let options = [
+    ListOption<"candidates", "candidates", "std::string",
+               "Coarsening of each version for every kernel "
+               "(block=B,thread=T)">,
+    ListOption<"kernelCandidates", "kernel-candidates", "std::string",
+               "Versions of one kernel: NAME=REQUEST;REQUEST;...">,
+    ListOption<"kernelGeometry", "kernel-geometry", "std::string",
+               "Version of one kernel for one launch geometry: "
+               "NAME=gx/gy/gz/bx/by/bz:INDEX, or NAME=default:INDEX">,
+  ];
+  let dependentDialects = ["respec::RespecDialect", "scf::SCFDialect",
+                           "arith::ArithDialect", "LLVM::LLVMDialect"];
+}
+
 def OutlineGPUKernelsPass : Pass<"respec-outline-gpu-kernels", "ModuleOp"> {
   let summary = "Turn each grid loop into an NVVM kernel";
   let description = [{
@@ -162,6 +186,24 @@ def OutlineGPUKernelsPass : Pass<"respec-outline-gpu-kernels", "ModuleOp"> {
   }];
   let dependentDialects = ["LLVM::LLVMDialect", "NVVM::NVVMDialect",
                            "scf::SCFDialect", "arith::ArithDialect"];
+}
+
+def LowerAlternativesPass : Pass<"respec-lower-alternatives", "ModuleOp"> {
+  let summary = "Choose among a kernel's versions at run time (CPU)";
+  let description = [{
+    Replaces each `respec.alternatives` op by its versions in an
+    `scf.index_switch` whose index comes from the op's geometry table
+    (compared with the launch function's grid and block sizes) or, without
+    one, from the runtime (`__respec_tune_select`): round robin over the
+    versions, timed, when profiling; the geometry heuristic otherwise. A
+    single version is inlined.
+  }];
+  let options = [
+    Option<"profile", "profile", "bool", /*default=*/"false",
+           "Time every launch and record it in the tuning database">,
+  ];
+  let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect",
+                           "LLVM::LLVMDialect"];
 }
 
 def InterleaveWarpLanesPass

@@ -122,6 +122,25 @@ int __respec_vprintf(const char *format, const char *args);
 void __respec_assertfail(const char *message, const char *file, uint32_t line,
                          const char *function, uint64_t charSize);
 
+/// Kernels built with several versions (respec --tune): the index of the
+/// version to run for this launch. `descriptions` holds the `count`
+/// versions' names, one per line; `mode` 0 cycles through them (profiling),
+/// 1 applies the geometry heuristic. The geometry is the launch's grid and
+/// block sizes.
+int32_t __respec_tune_select(const char *kernel, const char *descriptions,
+                             int32_t count, int32_t mode, uint32_t gx,
+                             uint32_t gy, uint32_t gz, uint32_t bx,
+                             uint32_t by, uint32_t bz);
+
+/// Profiling: a timestamp in nanoseconds, and the record of one launch of
+/// version `index` that started at `start` (written to the tuning database
+/// at exit).
+uint64_t __respec_tune_clock(void);
+void __respec_tune_record(const char *kernel, const char *descriptions,
+                          int32_t index, uint32_t gx, uint32_t gy, uint32_t gz,
+                          uint32_t bx, uint32_t by, uint32_t bz,
+                          uint64_t start);
+
 /// clock64(), clock() and %globaltimer on the CPU.
 uint64_t __respec_clock64(void);
 uint64_t __respec_globaltimer_ns(void);
