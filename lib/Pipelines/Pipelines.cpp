@@ -24,9 +24,25 @@ void respec::addCoarsenPass(OpPassManager &pm,
   pm.addPass(createCoarsenPass(coarsen));
 }
 
+void respec::addBuildAlternativesPass(OpPassManager &pm,
+                                      const TuningOptions &tuning) {
+  if (tuning.empty())
+    return;
+  BuildAlternativesPassOptions alternatives;
+  alternatives.candidates.assign(tuning.candidates.begin(),
+                                 tuning.candidates.end());
+  alternatives.kernelCandidates.assign(tuning.kernelCandidates.begin(),
+                                       tuning.kernelCandidates.end());
+  alternatives.kernelGeometry.assign(tuning.kernelGeometry.begin(),
+                                     tuning.kernelGeometry.end());
+  pm.addPass(createBuildAlternativesPass(alternatives));
+}
+
 void respec::buildNVPTXLoweringPipeline(OpPassManager &pm,
-                                        const CoarsenOptions &coarsening) {
+                                        const CoarsenOptions &coarsening,
+                                        const TuningOptions &tuning) {
   addCoarsenPass(pm, coarsening);
+  addBuildAlternativesPass(pm, tuning);
   pm.addPass(createOutlineGPUKernelsPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
@@ -41,15 +57,7 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
   // control around barriers is uniform.
   addCoarsenPass(pm, options.coarsening);
   if (!options.tuning.empty()) {
-    BuildAlternativesPassOptions alternatives;
-    alternatives.candidates.assign(options.tuning.candidates.begin(),
-                                   options.tuning.candidates.end());
-    alternatives.kernelCandidates.assign(
-        options.tuning.kernelCandidates.begin(),
-        options.tuning.kernelCandidates.end());
-    alternatives.kernelGeometry.assign(options.tuning.kernelGeometry.begin(),
-                                       options.tuning.kernelGeometry.end());
-    pm.addPass(createBuildAlternativesPass(alternatives));
+    addBuildAlternativesPass(pm, options.tuning);
     pm.addPass(createLowerAlternativesPass({options.tuning.profile}));
   }
   // Warps whose primitives sit under lane-invariant control run as

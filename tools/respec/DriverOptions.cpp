@@ -337,9 +337,11 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
     error = true;
   }
   if (!error && options.target == TargetKind::NVPTX &&
-      !options.tuneMode.empty()) {
-    errs() << "respec: error: --tune is not supported with --target=nvptx "
-              "yet (it needs the runtime's CUDA back end)\n";
+      !options.tuneMode.empty() && options.tuneMode != "auto") {
+    errs() << "respec: error: --tune=" << options.tuneMode
+           << " is not supported with --target=nvptx yet (it needs the "
+              "runtime's CUDA back end); --tune=auto builds the versions "
+              "and prunes them with ptxas\n";
     error = true;
   }
   if (error)

@@ -11,6 +11,7 @@
 
 #include "DriverOptions.h"
 #include "TuningDatabase.h"
+#include "../../runtime/common/DeviceDescriptors.h"
 
 #include "respec/Frontend/CudaFrontend.h"
 #include "respec/Frontend/DeviceModulePreparation.h"
@@ -22,7 +23,9 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -41,6 +44,7 @@ struct InstallLayout {
   std::string cudaIncludeDir;
   std::string openclDir;     ///< OpenCL C built-ins and prelude
   std::string apiIncludeDir; ///< respec's own host APIs (respec/opencl.h)
+  std::string devicesFile;   ///< device descriptors (devices.txt)
 
   static InstallLayout fromExecutable(const char *argv0) {
     static int anchor;
@@ -58,6 +62,9 @@ struct InstallLayout {
     layout.cudaIncludeDir = include.str().str();
     layout.openclDir = opencl.str().str();
     layout.apiIncludeDir = api.str().str();
+    SmallString<256> devices(prefix);
+    sys::path::append(devices, "share", "respec", "devices.txt");
+    layout.devicesFile = devices.str().str();
     return layout;
   }
 };
@@ -110,7 +117,10 @@ private:
   bool emitDeviceStage(StringRef source);
   bool configureTuning(mlir::respec::TuningOptions &tuning) const;
   bool compileForNVPTX(StringRef source);
-  bool runPtxas(StringRef ptxPath, StringRef cubinPath);
+  bool runPtxas(StringRef ptxPath, StringRef cubinPath,
+                std::string *report = nullptr);
+  bool pruneVersions(Module &kernels, const std::vector<KernelVersion> &versions,
+                     StringRef ptx);
   std::string intermediatePath(StringRef source, StringRef suffix) const;
   std::string temporaryPath(StringRef stem, StringRef suffix);
   std::string standInFatBinary();
@@ -273,18 +283,95 @@ createTarget(const DriverOptions &options) {
 /// Runs the toolkit's ptxas on `ptxPath` for the chosen GPU; with
 /// --resource-usage its per-kernel report (registers, spills, shared
 /// memory) goes to stderr.
-bool Driver::runPtxas(StringRef ptxPath, StringRef cubinPath) {
+bool Driver::runPtxas(StringRef ptxPath, StringRef cubinPath,
+                      std::string *report) {
   std::string ptxas = options.frontend.cudaToolkitPath + "/bin/ptxas";
   if (options.frontend.cudaToolkitPath.empty() || !sys::fs::exists(ptxas)) {
-    errs() << "respec: error: --emit=cubin and --resource-usage need ptxas "
-              "from a CUDA toolkit (none found; use --cuda-path)\n";
+    errs() << "respec: error: --emit=cubin, --resource-usage and "
+              "--tune=auto for --target=nvptx need ptxas from a CUDA toolkit "
+              "(none found; use --cuda-path)\n";
     return false;
   }
   std::vector<std::string> args = {ptxas, "-arch=" + options.gpuArch,
                                    ptxPath.str(), "-o", cubinPath.str()};
-  if (options.resourceUsage)
+  if (options.resourceUsage || report)
     args.push_back("-v");
-  return runProgram(args);
+  if (!report)
+    return runProgram(args);
+  // Keep ptxas' report to read it.
+  std::string log = temporaryPath("respec-ptxas", "txt");
+  SmallVector<StringRef> argv(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
+                                          StringRef(log)};
+  std::string message;
+  int status = sys::ExecuteAndWait(args[0], argv, std::nullopt, redirects, 0,
+                                   0, &message);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(log);
+  if (text)
+    *report = (*text)->getBuffer().str();
+  if (status != 0) {
+    errs() << "respec: error: ptxas failed" << (message.empty() ? "" : ": ")
+           << message << "\n" << *report;
+    return false;
+  }
+  return true;
+}
+
+/// Drops the kernel versions ptxas shows to be bad for the chosen GPU
+/// (PruneAlternatives.cpp) from `kernels`; with --resource-usage, prints
+/// the verdict on every version.
+bool Driver::pruneVersions(Module &kernels,
+                           const std::vector<KernelVersion> &versions,
+                           StringRef ptx) {
+  std::string ptxPath = temporaryPath("respec-versions", "ptx");
+  std::string cubin = temporaryPath("respec-versions", "cubin");
+  std::string report;
+  if (ptxPath.empty() || cubin.empty() ||
+      !writeText(ptxPath, [&](raw_ostream &os) { os << ptx; }) ||
+      !runPtxas(ptxPath, cubin, &report))
+    return false;
+  std::vector<tuning::DeviceDescriptor> devices;
+  std::string error;
+  if (!tuning::loadDeviceDescriptors(layout.devicesFile, devices, error)) {
+    errs() << "respec: error: " << error << "\n";
+    return false;
+  }
+  const tuning::DeviceDescriptor *device =
+      tuning::findDevice(devices, options.gpuArch);
+  if (!device) {
+    errs() << "respec: error: no device descriptor for " << options.gpuArch
+           << " in " << layout.devicesFile
+           << "; cannot prune kernel versions\n";
+    return false;
+  }
+  // Blocks of 256 threads stand for the (unknown) launch geometry.
+  constexpr int64_t kNominalBlockThreads = 256;
+  std::vector<VersionVerdict> verdicts = pruneKernelVersions(
+      versions, parsePtxasReport(report), device->sharedPerBlock,
+      kNominalBlockThreads, [&](int64_t threads, int64_t regs, int64_t smem) {
+        return tuning::occupancy(*device, threads, regs, smem);
+      });
+  if (options.resourceUsage)
+    errs() << "respec: kernel versions for " << options.gpuArch << " ("
+           << device->name << "), occupancy with 256-thread blocks:\n";
+  for (const VersionVerdict &verdict : verdicts) {
+    if (options.resourceUsage)
+      errs() << "  " << verdict.version.kernel << " "
+             << verdict.version.description << ": "
+             << verdict.resources.registers << " registers, "
+             << verdict.resources.spillStores + verdict.resources.spillLoads
+             << " bytes spilled, " << verdict.resources.sharedBytes
+             << " bytes shared, occupancy "
+             << format("%.2f", verdict.occupancy) << ": "
+             << (verdict.kept ? "kept" : "pruned (" + verdict.reason + ")")
+             << "\n";
+    if (verdict.kept)
+      continue;
+    for (const std::string &entry : verdict.version.entries)
+      if (Function *function = kernels.getFunction(entry))
+        function->eraseFromParent();
+  }
+  return true;
 }
 
 /// --target=nvptx: the kernels of `source` as PTX (or a cubin).
@@ -302,15 +389,26 @@ bool Driver::compileForNVPTX(StringRef source) {
   prepareMLIRContext(context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       importDeviceModule(std::move(device), context);
+  mlir::respec::TuningOptions tuning;
+  if (options.tuneMode == "auto")
+    tuning.candidates = options.tuneCandidates;
   if (!module || failed(runRaisePipeline(*module)) ||
-      failed(runNVPTXLoweringPipeline(*module, options.coarsening)))
+      failed(runNVPTXLoweringPipeline(*module, options.coarsening, tuning)))
     return false;
+  std::vector<KernelVersion> versions = collectKernelVersions(*module);
   std::unique_ptr<Module> kernels =
       translateToNVPTXModule(*module, llvmContext, options.gpuArch,
                              options.frontend.cudaToolkitPath);
   std::string ptx;
   if (!kernels || !emitPTX(*kernels, options.gpuArch, ptx))
     return false;
+  if (!versions.empty()) {
+    if (!pruneVersions(*kernels, versions, ptx))
+      return false;
+    ptx.clear();
+    if (!emitPTX(*kernels, options.gpuArch, ptx))
+      return false;
+  }
   bool cubin = options.emit == EmitKind::Cubin;
   std::string output = options.output;
   if (output.empty())

@@ -15,15 +15,61 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/Module.h"
 
+#include <map>
 #include <memory>
+#include <vector>
 #include <string>
 
 namespace respec {
 
-/// Lowers a raised module to NVVM kernels (coarsened as asked).
+/// Lowers a raised module to NVVM kernels (coarsened as asked, in several
+/// versions if `tuning` has candidates).
 mlir::LogicalResult
 runNVPTXLoweringPipeline(mlir::ModuleOp module,
-                         const mlir::respec::CoarsenOptions &coarsening);
+                         const mlir::respec::CoarsenOptions &coarsening,
+                         const mlir::respec::TuningOptions &tuning = {});
+
+/// A kernel version: its PTX entries (the version and its epilogues).
+struct KernelVersion {
+  std::string kernel;      ///< the CUDA kernel
+  std::string description; ///< block=B,thread=T
+  std::vector<std::string> entries;
+  int64_t sharedBytes = 0; ///< known at compile time (max over entries)
+};
+
+/// The versions of the NVVM kernels of `module` (after lowering), in order.
+std::vector<KernelVersion> collectKernelVersions(mlir::ModuleOp module);
+
+/// Per-kernel resources from ptxas -v.
+struct KernelResources {
+  int64_t registers = 0;
+  int64_t spillStores = 0;
+  int64_t spillLoads = 0;
+  int64_t sharedBytes = 0;
+};
+std::map<std::string, KernelResources> parsePtxasReport(llvm::StringRef text);
+
+/// The verdict on one version.
+struct VersionVerdict {
+  KernelVersion version;
+  KernelResources resources; ///< worst over its entries
+  int64_t threads = 0; ///< threads per block assumed for the occupancy
+  double occupancy = 0;
+  bool kept = true;
+  std::string reason; ///< why it was pruned
+};
+
+/// Prunes versions against the device limits `limits` (sharedPerBlock) and
+/// against the kernel's uncoarsened version (block=1,thread=1, else its
+/// first): more shared memory than a block may have, new spills, or
+/// registers that lower the occupancy reachable with `blockThreads`-thread
+/// blocks (divided by the thread coarsening). `occupancyOf(threads, regs,
+/// smem)` computes occupancy for the device.
+std::vector<VersionVerdict> pruneKernelVersions(
+    const std::vector<KernelVersion> &versions,
+    const std::map<std::string, KernelResources> &resources,
+    int64_t sharedPerBlock, int64_t blockThreads,
+    llvm::function_ref<double(int64_t, int64_t, int64_t)> occupancyOf);
 
 /// Translates the NVVM kernels to NVPTX LLVM IR, links the toolkit's
 /// libdevice (for the math functions) and optimizes it for `gpuArch`.

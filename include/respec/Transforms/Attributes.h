@@ -41,6 +41,19 @@ inline constexpr llvm::StringLiteral kThreadFunctionOfAttr =
 inline constexpr llvm::StringLiteral kSharedMemoryFunction =
     "__respec_shared_memory";
 
+/// On GPU kernels outlined from a version of a `respec.alternatives` op:
+/// the version's description (`block=2,thread=1`).
+inline constexpr llvm::StringLiteral kKernelVersionAttr = "respec.version";
+/// ... and the CUDA kernel it is a version of.
+inline constexpr llvm::StringLiteral kKernelVersionOfAttr =
+    "respec.version_of";
+
+/// On GPU kernels: the bytes of shared memory each block uses, when known
+/// at compile time (large allocations become dynamic shared memory, which
+/// ptxas does not count).
+inline constexpr llvm::StringLiteral kKernelSharedBytesAttr =
+    "respec.shared_bytes";
+
 /// Prefix of launch function names.
 inline constexpr llvm::StringLiteral kLaunchPrefix = "__respec_launch.";
 

@@ -80,7 +80,11 @@ void buildCPULoweringPipeline(OpPassManager &pm,
 /// dialect (one per grid loop, launch functions removed), ready for
 /// translation to NVPTX LLVM IR.
 void buildNVPTXLoweringPipeline(OpPassManager &pm,
-                                const CoarsenOptions &coarsening = {});
+                                const CoarsenOptions &coarsening = {},
+                                const TuningOptions &tuning = {});
+
+/// Adds `respec-build-alternatives` for `tuning` unless it asks for nothing.
+void addBuildAlternativesPass(OpPassManager &pm, const TuningOptions &tuning);
 
 /// Registers `respec-cpu-pipeline`: raising followed by CPU lowering.
 void registerRespecPipelines();

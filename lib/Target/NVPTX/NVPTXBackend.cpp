@@ -35,9 +35,10 @@ static constexpr StringLiteral kNVPTXTriple = "nvptx64-nvidia-cuda";
 
 mlir::LogicalResult
 runNVPTXLoweringPipeline(mlir::ModuleOp module,
-                         const mlir::respec::CoarsenOptions &coarsening) {
+                         const mlir::respec::CoarsenOptions &coarsening,
+                         const mlir::respec::TuningOptions &tuning) {
   mlir::PassManager pm(module.getContext());
-  mlir::respec::buildNVPTXLoweringPipeline(pm, coarsening);
+  mlir::respec::buildNVPTXLoweringPipeline(pm, coarsening, tuning);
   return pm.run(module);
 }
 

@@ -155,8 +155,10 @@ void mapInductionVars(OpBuilder &b, scf::ParallelOp loop, bool block,
 
 class KernelOutliner {
 public:
-  KernelOutliner(ModuleOp module, scf::ParallelOp grid, StringRef name)
-      : module(module), grid(grid), name(name.str()) {}
+  KernelOutliner(ModuleOp module, scf::ParallelOp grid, StringRef name,
+                 StringRef kernelName, StringAttr version)
+      : module(module), grid(grid), name(name.str()),
+        kernelName(kernelName.str()), version(version) {}
 
   LogicalResult run() {
     if (failed(checkStructure()))
@@ -228,6 +230,8 @@ private:
       if (auto constant = dyn_cast<LLVM::ConstantOp>(sizeDef))
         bytes = dyn_cast<IntegerAttr>(constant.getValue());
     LLVM::GlobalOp global;
+    if (bytes)
+      knownSharedBytes = bytes.getInt();
     if (bytes && bytes.getInt() <= kMaxStaticShared) {
       auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
                                            bytes.getInt());
@@ -268,6 +272,10 @@ private:
                                     paramTypes));
     kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     UnitAttr::get(ctx));
+    if (version) {
+      kernel->setAttr(kKernelVersionAttr, version);
+      kernel->setAttr(kKernelVersionOfAttr, StringAttr::get(ctx, kernelName));
+    }
     Block *entry = kernel.addEntryBlock(b);
     b.setInsertionPointToStart(entry);
 
@@ -294,6 +302,10 @@ private:
       }
     }
     LLVM::ReturnOp::create(b, loc, ValueRange{});
+    // Dynamic shared memory is invisible to ptxas: say how much it is.
+    if (knownSharedBytes)
+      kernel->setAttr(kKernelSharedBytesAttr,
+                      b.getI64IntegerAttr(*knownSharedBytes));
     lowerBarriers(kernel);
   }
 
@@ -338,6 +350,9 @@ private:
   scf::ParallelOp grid;
   scf::ParallelOp threadLoop;
   std::string name;
+  std::string kernelName;
+  std::optional<int64_t> knownSharedBytes;
+  StringAttr version;
   SmallVector<Operation *> constants;
   SmallVector<Value> params;
 };
@@ -355,19 +370,38 @@ struct OutlineGPUKernelsPass
       StringRef kernelName =
           launch->getAttrOfType<StringAttr>(kKernelNameAttr).getValue();
       unswitchGridLoops(launch);
-      SmallVector<scf::ParallelOp> grids;
+      // Versions of an alternatives op are kernels <name>_v<k>, each
+      // tagged with its description for the pruning that follows ptxas.
+      SmallVector<std::pair<scf::ParallelOp, int>> grids;
       launch.walk([&](scf::ParallelOp loop) {
-        if (isGridLoop(loop))
-          grids.push_back(loop);
+        if (!isGridLoop(loop))
+          return;
+        int version = -1;
+        if (auto alternatives = loop->getParentOfType<AlternativesOp>()) {
+          Region *region = loop->getParentRegion();
+          while (region->getParentOp() != alternatives)
+            region = region->getParentOp()->getParentRegion();
+          version = region->getRegionNumber();
+        }
+        grids.push_back({loop, version});
       });
-      // The first grid loop keeps the CUDA name (an uncoarsened kernel's
-      // PTX entry is the one nvcc would emit); the others are versions and
-      // epilogues of it.
-      for (auto [index, grid] : llvm::enumerate(grids)) {
+      // The first grid loop (of each version) keeps the CUDA name (an
+      // uncoarsened kernel's PTX entry is the one nvcc would emit); the
+      // others are unswitched versions and epilogues of it.
+      llvm::DenseMap<int, int> countPerVersion;
+      for (auto [grid, version] : grids) {
         std::string name = kernelName.str();
+        if (version >= 0)
+          name += "_v" + std::to_string(version);
+        int index = countPerVersion[version]++;
         if (index != 0)
           name += "_respec" + std::to_string(index);
-        if (failed(KernelOutliner(module, grid, name).run()))
+        StringAttr description;
+        if (version >= 0)
+          description = cast<StringAttr>(
+              grid->getParentOfType<AlternativesOp>()
+                  .getDescriptions()[version]);
+        if (failed(KernelOutliner(module, grid, name, kernelName, description).run()))
           return signalPassFailure();
       }
       // The launch function is host code, which this device module does not
