@@ -100,6 +100,53 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
+/// A parallel loop like `original` (same lower bounds, steps and
+/// attributes) with `upper` bounds, at `b`'s insertion point; `b` is left
+/// inside its body.
+scf::ParallelOp createCoarseLoop(OpBuilder &b, scf::ParallelOp original,
+                                 ValueRange upper) {
+  auto coarse = scf::ParallelOp::create(b, original.getLoc(),
+                                        original.getLowerBound(), upper,
+                                        original.getStep());
+  coarse->setDiscardableAttrs(original->getDiscardableAttrDictionary());
+  b.setInsertionPoint(coarse.getBody()->getTerminator());
+  return coarse;
+}
+
+/// One mapping per copy from `original`'s induction variables to the
+/// iteration the copy runs in `coarse`: iv * f + k (contiguous) or
+/// k * coarseUpper + iv (strided), for copy index k < f in each dimension.
+SmallVector<IRMapping> mapCopies(OpBuilder &b, scf::ParallelOp original,
+                                 scf::ParallelOp coarse,
+                                 ArrayRef<int64_t> factors,
+                                 ValueRange coarseUpper, bool strided) {
+  Location loc = original.getLoc();
+  int64_t numCopies = product(factors);
+  SmallVector<IRMapping> copies(numCopies);
+  for (int64_t copy = 0; copy < numCopies; ++copy) {
+    SmallVector<int64_t> index = copyIndex(copy, factors);
+    for (auto [dim, oldIv] : llvm::enumerate(original.getInductionVars())) {
+      Value iv = coarse.getInductionVars()[dim];
+      Value id = iv;
+      if (factors[dim] != 1) {
+        Value k = indexConstant(b, loc, index[dim]);
+        id = strided
+                 ? arith::AddIOp::create(
+                       b, loc, arith::MulIOp::create(b, loc, k,
+                                                     coarseUpper[dim]),
+                       iv)
+                 : arith::AddIOp::create(
+                       b, loc,
+                       arith::MulIOp::create(
+                           b, loc, iv, indexConstant(b, loc, factors[dim])),
+                       k);
+      }
+      copies[copy].map(oldIv, id);
+    }
+  }
+  return copies;
+}
+
 //===----------------------------------------------------------------------===//
 // Thread coarsening
 //===----------------------------------------------------------------------===//
@@ -168,33 +215,10 @@ void coarsenThreads(scf::ParallelOp loop, ArrayRef<int64_t> factors,
   loop->moveBefore(choice.elseBlock()->getTerminator());
 
   b.setInsertionPoint(choice.thenBlock()->getTerminator());
-  auto coarse = scf::ParallelOp::create(b, loc, loop.getLowerBound(),
-                                        coarseUpper, loop.getStep());
-  coarse->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
-  b.setInsertionPoint(coarse.getBody()->getTerminator());
-
-  int64_t numCopies = product(factors);
-  SmallVector<IRMapping> copies(numCopies);
-  for (int64_t copy = 0; copy < numCopies; ++copy) {
-    SmallVector<int64_t> index = copyIndex(copy, factors);
-    for (auto [dim, oldIv] : llvm::enumerate(loop.getInductionVars())) {
-      Value iv = coarse.getInductionVars()[dim];
-      Value id = iv;
-      if (factors[dim] != 1) {
-        Value k = indexConstant(b, loc, index[dim]);
-        if (mapping == ThreadMapping::Strided)
-          id = arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, k, coarseUpper[dim]), iv);
-        else
-          id = arith::AddIOp::create(
-              b, loc,
-              arith::MulIOp::create(b, loc, iv,
-                                    indexConstant(b, loc, factors[dim])),
-              k);
-      }
-      copies[copy].map(oldIv, id);
-    }
-  }
+  scf::ParallelOp coarse = createCoarseLoop(b, loop, coarseUpper);
+  SmallVector<IRMapping> copies =
+      mapCopies(b, loop, coarse, factors, coarseUpper,
+                /*strided=*/mapping == ThreadMapping::Strided);
   emitInterleaved(b, *loop.getBody(), copies, coarse.getInductionVars(),
                   /*copiesShareBlock=*/true);
 }
@@ -293,26 +317,9 @@ void coarsenBlocks(scf::ParallelOp grid, ArrayRef<int64_t> factors) {
   }
 
   b.setInsertionPoint(grid);
-  auto coarse = scf::ParallelOp::create(b, loc, grid.getLowerBound(),
-                                        mainUpper, grid.getStep());
-  coarse->setDiscardableAttrs(grid->getDiscardableAttrDictionary());
-  b.setInsertionPoint(coarse.getBody()->getTerminator());
-  int64_t numCopies = product(factors);
-  SmallVector<IRMapping> copies(numCopies);
-  for (int64_t copy = 0; copy < numCopies; ++copy) {
-    SmallVector<int64_t> index = copyIndex(copy, factors);
-    for (auto [dim, oldIv] : llvm::enumerate(grid.getInductionVars())) {
-      Value iv = coarse.getInductionVars()[dim];
-      Value id = iv;
-      if (factors[dim] != 1)
-        id = arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(b, loc, iv,
-                                  indexConstant(b, loc, factors[dim])),
-            indexConstant(b, loc, index[dim]));
-      copies[copy].map(oldIv, id);
-    }
-  }
+  scf::ParallelOp coarse = createCoarseLoop(b, grid, mainUpper);
+  SmallVector<IRMapping> copies =
+      mapCopies(b, grid, coarse, factors, mainUpper, /*strided=*/false);
   emitInterleaved(b, *grid.getBody(), copies, /*barrierThreads=*/{},
                   /*copiesShareBlock=*/false, emitSharedMemory);
   grid.erase();
