@@ -151,6 +151,20 @@ static void collectInterval(Operation *barrier, bool forward,
   }
 }
 
+bool mlir::respec::getBarrierIntervalEffects(
+    Operation *barrier, bool after,
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  scf::ParallelOp threadLoop = getThreadLoop(barrier);
+  if (!threadLoop)
+    return false;
+  IntervalEffects interval(threadLoop);
+  collectInterval(barrier, /*forward=*/after, interval);
+  if (interval.unknown)
+    return false;
+  effects.append(interval.effects.begin(), interval.effects.end());
+  return true;
+}
+
 static void getBarrierEffects(
     Operation *barrier,
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {

@@ -60,6 +60,10 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
     addBuildAlternativesPass(pm, options.tuning);
     pm.addPass(createLowerAlternativesPass({options.tuning.profile}));
   }
+  // Fewer barriers: fewer fissions, and warps of kernels left without
+  // block barriers can run as interleaved lanes.
+  if (options.eliminateBarriers)
+    pm.addPass(createEliminateBarriersPass());
   // Warps whose primitives sit under lane-invariant control run as
   // interleaved lanes; the other warp primitives become barriers and
   // exchanges through memory; the remaining NVVM intrinsics map to CPU code

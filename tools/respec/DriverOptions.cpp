@@ -114,11 +114,15 @@ static bool disableOptimizations(StringRef list,
       pipeline.minCutAcrossBarriers = false;
     if (all || name == "warp-interleave")
       pipeline.interleaveWarpLanes = false;
+    if (all || name == "barrier-elim")
+      pipeline.eliminateBarriers = false;
     if (!all && name != "barrier-uniform-control" &&
-        name != "barrier-min-cut" && name != "warp-interleave") {
+        name != "barrier-min-cut" && name != "warp-interleave" &&
+        name != "barrier-elim") {
       errs() << "respec: error: unknown optimization '" << name
-             << "' in --disable-opt (expected all, barrier-uniform-control, "
-                "barrier-min-cut or warp-interleave)\n";
+             << "' in --disable-opt (expected all, barrier-elim, "
+                "barrier-uniform-control, barrier-min-cut or "
+                "warp-interleave)\n";
       return false;
     }
   }
@@ -389,8 +393,8 @@ Options:
   --resource-usage        With --target=nvptx: print ptxas' registers,
                           spills and shared memory per kernel
   --disable-opt=<a,b,...> Turn optional optimizations off (for differential
-                          testing): barrier-uniform-control, barrier-min-cut,
-                          warp-interleave, all
+                          testing): barrier-elim, barrier-uniform-control,
+                          barrier-min-cut, warp-interleave, all
   --coarsen=block=B,thread=T
                           Coarsen every kernel: each block runs B blocks and
                           each thread T threads; B, T a total spread over

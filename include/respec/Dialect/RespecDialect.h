@@ -36,6 +36,14 @@ bool containsBarrier(Operation *op);
 /// of `threadLoop` uses: an alloca inside the loop, or a per-thread copy.
 bool isThreadPrivateAddress(Value address, scf::ParallelOp threadLoop);
 
+/// The memory effects of the code between `barrier` and the previous
+/// (`after` false) or next (`after` true) barrier of its thread loop
+/// (loops around the barrier count whole), without accesses to memory
+/// private to the thread. False if some op there has unknown effects.
+bool getBarrierIntervalEffects(
+    Operation *barrier, bool after,
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects);
+
 } // namespace mlir::respec
 
 #endif // RESPEC_DIALECT_RESPECDIALECT_H

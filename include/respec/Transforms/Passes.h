@@ -64,6 +64,8 @@ struct CPUPipelineOptions {
   /// Run warps of kernels with warp primitives (and no block barriers) as
   /// interleaved lanes instead of emulating the primitives with barriers.
   bool interleaveWarpLanes = true;
+  /// Remove barriers that order no conflicting accesses.
+  bool eliminateBarriers = true;
   /// Thread and block coarsening.
   CoarsenOptions coarsening;
   /// Alternatives (coarsened versions chosen at run time).

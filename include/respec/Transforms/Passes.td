@@ -144,6 +144,24 @@ def CoarsenPass : Pass<"respec-coarsen", "ModuleOp"> {
                            "arith::ArithDialect", "respec::RespecDialect"];
 }
 
+def EliminateBarriersPass : Pass<"respec-eliminate-barriers", "ModuleOp"> {
+  let summary = "Remove block barriers that order no conflicting accesses";
+  let description = [{
+    A `respec.barrier` orders the memory accesses of the code before it
+    (back to the previous barrier) against those of the code after it (up
+    to the next) across threads. When no access before and access after can
+    touch the same memory with at least one of them writing, the barrier
+    orders nothing and is removed; every barrier removed on the CPU is one
+    thread-loop fission less. Accesses to thread-private memory never
+    conflict. Two addresses are known apart when they come from different
+    objects: the block's shared memory, distinct `__device__` variables,
+    distinct allocations; pointers from kernel arguments may alias each
+    other and global variables but not shared memory. Code with unknown
+    effects (calls, fences) keeps the barrier.
+  }];
+  let dependentDialects = ["respec::RespecDialect"];
+}
+
 def BuildAlternativesPass : Pass<"respec-build-alternatives", "ModuleOp"> {
   let summary = "Give kernels several coarsened versions to choose from";
   let description = [{

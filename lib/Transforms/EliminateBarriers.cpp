@@ -1,0 +1,108 @@
+//===- EliminateBarriers.cpp - Remove barriers that order nothing ---------===//
+//
+// A barrier is needed only if some thread's access before it and another
+// thread's access after it may touch the same memory, one of them writing.
+// The intervals come from the barrier's own effect computation
+// (getBarrierIntervalEffects); what this pass adds is telling addresses
+// apart by the object they point into.
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Dialect/RespecDialect.h"
+#include "respec/Transforms/Attributes.h"
+#include "respec/Transforms/Passes.h"
+
+namespace mlir::respec {
+#define GEN_PASS_DEF_ELIMINATEBARRIERSPASS
+#include "respec/Transforms/Passes.h.inc"
+} // namespace mlir::respec
+
+using namespace mlir;
+using namespace mlir::respec;
+
+namespace {
+
+/// What an address points into, as far as this pass can tell.
+struct MemoryObject {
+  enum Kind {
+    Shared,   ///< the block's shared memory
+    Global,   ///< a module-level variable (`symbol`)
+    Alloca,   ///< one allocation (`op`)
+    External, ///< anything else: kernel arguments, loaded pointers
+  } kind;
+  Operation *op = nullptr;
+  StringRef symbol;
+};
+
+MemoryObject underlyingObject(Value address) {
+  while (Operation *def = address.getDefiningOp()) {
+    if (auto gep = dyn_cast<LLVM::GEPOp>(def)) {
+      address = gep.getBase();
+      continue;
+    }
+    if (auto call = dyn_cast<LLVM::CallOp>(def))
+      if (call.getCallee() == kSharedMemoryFunction)
+        return {MemoryObject::Shared, def, {}};
+    if (auto addressOf = dyn_cast<LLVM::AddressOfOp>(def))
+      return {MemoryObject::Global, def, addressOf.getGlobalName()};
+    if (isa<LLVM::AllocaOp>(def))
+      return {MemoryObject::Alloca, def, {}};
+    break;
+  }
+  return {MemoryObject::External, nullptr, {}};
+}
+
+/// True if no address into `a` can equal one into `b`.
+bool areDisjoint(const MemoryObject &a, const MemoryObject &b) {
+  // Shared memory and allocations are fresh: nothing else points into them
+  // unless derived from them, which underlyingObject follows.
+  if (a.kind == MemoryObject::Shared || b.kind == MemoryObject::Shared)
+    return a.kind != b.kind;
+  if (a.kind == MemoryObject::Alloca || b.kind == MemoryObject::Alloca)
+    return a.op != b.op;
+  if (a.kind == MemoryObject::Global && b.kind == MemoryObject::Global)
+    return a.symbol != b.symbol;
+  return false;
+}
+
+bool mayConflict(const MemoryEffects::EffectInstance &a,
+                 const MemoryEffects::EffectInstance &b) {
+  bool aWrites = isa<MemoryEffects::Write>(a.getEffect());
+  bool bWrites = isa<MemoryEffects::Write>(b.getEffect());
+  if (!aWrites && !bWrites)
+    return false;
+  return !areDisjoint(underlyingObject(a.getValue()),
+                      underlyingObject(b.getValue()));
+}
+
+bool isRemovable(BarrierOp barrier) {
+  SmallVector<MemoryEffects::EffectInstance> before, after;
+  if (!getBarrierIntervalEffects(barrier, /*after=*/false, before) ||
+      !getBarrierIntervalEffects(barrier, /*after=*/true, after))
+    return false;
+  for (const MemoryEffects::EffectInstance &a : before)
+    for (const MemoryEffects::EffectInstance &b : after)
+      if (mayConflict(a, b))
+        return false;
+  return true;
+}
+
+struct EliminateBarriersPass
+    : public respec::impl::EliminateBarriersPassBase<EliminateBarriersPass> {
+  void runOnOperation() override {
+    // One at a time: removing a barrier widens its neighbours' intervals.
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      getOperation().walk([&](BarrierOp barrier) {
+        if (!isRemovable(barrier))
+          return WalkResult::advance();
+        barrier.erase();
+        changed = true;
+        return WalkResult::interrupt();
+      });
+    }
+  }
+};
+
+} // namespace
