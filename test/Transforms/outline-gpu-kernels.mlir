@@ -9,7 +9,7 @@
 
 // CHECK-NOT: __respec_launch
 // CHECK-LABEL: llvm.func @k(
-// CHECK-SAME: %[[P:[^:]*]]: !llvm.ptr, %[[BX:[^:]*]]: i64) attributes {nvvm.kernel}
+// CHECK-SAME: %[[P:[^:]*]]: !llvm.ptr, %[[BX:[^:]*]]: i64) attributes {nvvm.kernel, respec.shared_bytes = 256 : i64}
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[BXI:.*]] = arith.index_cast %[[BX]] : i64 to index
