@@ -402,8 +402,7 @@ FailureOr<bool> mlir::respec::coarsenGridLoop(scf::ParallelOp grid,
 scf::ParallelOp mlir::respec::findGridLoop(Operation *root) {
   scf::ParallelOp grid;
   root->walk([&](scf::ParallelOp loop) {
-    auto level = loop->getAttrOfType<StringAttr>(kParallelLevelAttr);
-    if (!grid && level && level.getValue() == kGridLevel)
+    if (!grid && isGridLoop(loop))
       grid = loop;
   });
   return grid;

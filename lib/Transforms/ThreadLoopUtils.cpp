@@ -23,6 +23,10 @@ bool mlir::respec::isThreadLoop(scf::ParallelOp loop) {
   return hasParallelLevel(loop, kBlockLevel);
 }
 
+bool mlir::respec::isGridLoop(Operation *op) {
+  return hasParallelLevel(op, kGridLevel);
+}
+
 SmallVector<scf::ParallelOp> mlir::respec::collectThreadLoops(Operation *root) {
   SmallVector<scf::ParallelOp> loops;
   root->walk([&](scf::ParallelOp loop) {

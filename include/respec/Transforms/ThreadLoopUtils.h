@@ -29,6 +29,9 @@ inline constexpr llvm::StringLiteral kScratchResetFunction =
 /// True for the scf.parallel over the threads of a block.
 bool isThreadLoop(scf::ParallelOp loop);
 
+/// True for an scf.parallel over the blocks of a grid.
+bool isGridLoop(Operation *op);
+
 /// The thread loops nested in `root`, inner ones first (a walk's order), so
 /// that callers may rewrite each without invalidating the rest.
 SmallVector<scf::ParallelOp> collectThreadLoops(Operation *root);

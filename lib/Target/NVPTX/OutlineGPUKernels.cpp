@@ -39,14 +39,6 @@ namespace {
 constexpr int64_t kMaxStaticShared = 48 * 1024;
 constexpr int64_t kSharedAlignment = 64;
 
-bool isGridLoop(Operation *op) {
-  auto loop = dyn_cast<scf::ParallelOp>(op);
-  if (!loop)
-    return false;
-  auto level = loop->getAttrOfType<StringAttr>(kParallelLevelAttr);
-  return level && level.getValue() == kGridLevel;
-}
-
 bool isSharedMemoryCall(Operation *op) {
   auto call = dyn_cast<LLVM::CallOp>(op);
   return call && call.getCallee() == kSharedMemoryFunction;
