@@ -60,6 +60,14 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
     addBuildAlternativesPass(pm, options.tuning);
     pm.addPass(createLowerAlternativesPass({options.tuning.profile}));
   }
+  // Constant blockDim gives thread loops known trip counts, which the
+  // passes below and LLVM's unrolling and vectorization use.
+  if (options.specializeBlockSize && !options.launchBlockSizes.empty()) {
+    SpecializeBlockSizePassOptions specialize;
+    specialize.blockSizes.assign(options.launchBlockSizes.begin(),
+                                 options.launchBlockSizes.end());
+    pm.addPass(createSpecializeBlockSizePass(specialize));
+  }
   // Fewer barriers: fewer fissions, and warps of kernels left without
   // block barriers can run as interleaved lanes.
   if (options.eliminateBarriers)
@@ -72,6 +80,8 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
     pm.addPass(createInterleaveWarpLanesPass());
   pm.addPass(createExpandWarpIntrinsicsPass());
   pm.addPass(createLowerDeviceIntrinsicsToCPUPass());
+  if (options.interchangeSerialLoops)
+    pm.addPass(createInterchangeSerialLoopsPass());
   // Barriers: uniform control first, then reducing barriers become plain
   // ones, then fission and interchange remove them all.
   pm.addPass(createPredicateDivergentBarriersPass(

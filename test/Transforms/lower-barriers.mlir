@@ -133,6 +133,55 @@ func.func @interchange_for(%n: index, %p: !llvm.ptr, %k: index) {
   return
 }
 
+// Carried values (uniform: PredicateDivergentBarriers keeps only those)
+// stay SSA values of the block-level loop. A yielded value that is a pure
+// function of block-level values is recomputed at block level; any other is
+// recorded by every thread and thread 0's is yielded. The loop's results
+// are used directly after it, without per-thread copies.
+// CHECK-LABEL: func.func @interchange_for_carried(
+// CHECK: %[[MAXES:.*]] = llvm.call @__respec_block_scratch(
+// CHECK: %[[R:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[I:.*]] = %{{.*}}, %[[M:.*]] = %{{.*}}) -> (i32, i32) {
+// CHECK: scf.parallel
+// CHECK: llvm.getelementptr %{{.*}}[%[[I]]]
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK: scf.parallel
+// CHECK: %[[MAX:.*]] = llvm.intr.smax(%[[M]], %{{.*}}) : (i32, i32) -> i32
+// CHECK: llvm.store %[[MAX]], %{{.*}} : i32, !llvm.ptr
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK: %[[NEXT:.*]] = llvm.add %[[I]], %{{.*}} : i32
+// CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[MAXES]][%{{.*}}]
+// CHECK: %[[MAX0:.*]] = llvm.load %[[FIRST]] : !llvm.ptr -> i32
+// CHECK: scf.yield %[[NEXT]], %[[MAX0]] : i32, i32
+// CHECK: scf.parallel
+// CHECK: llvm.store %[[R]]#0, %{{.*}} : i32, !llvm.ptr
+func.func @interchange_for_carried(%n: index, %p: !llvm.ptr, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %z = llvm.mlir.constant(0 : i32) : i32
+      %four = llvm.mlir.constant(4 : i32) : i32
+      %r:2 = scf.for %j = %c0 to %k step %c1 iter_args(%i = %z, %m = %z)
+          -> (i32, i32) {
+        %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+        %v = llvm.load %q : !llvm.ptr -> i32
+        respec.barrier(%t)
+        llvm.store %v, %q : i32, !llvm.ptr
+        %head = llvm.load %p : !llvm.ptr -> i32
+        %max = llvm.intr.smax(%m, %head) : (i32, i32) -> i32
+        %next = llvm.add %i, %four : i32
+        scf.yield %next, %max : i32, i32
+      }
+      %tid = arith.index_cast %t : index to i64
+      %out = llvm.getelementptr %p[%tid] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %r#0, %out : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
 // Interchange with scf.while: every thread records its exit condition, and
 // thread 0's decides for the block (the condition is uniform).
 // CHECK-LABEL: func.func @interchange_while(

@@ -35,15 +35,16 @@ func.func @divergent_if(%n: index, %p: !llvm.ptr) {
 }
 
 // A loop whose trip count is the same for all threads stays a loop; its
-// carried value is demoted to thread-private memory so that barrier
-// lowering can split the body. With hoist-uniform=false it is masked like a
-// divergent loop.
+// carried value, which all threads agree on, stays an SSA value (barrier
+// lowering keeps it once per block). With hoist-uniform=false it is masked
+// like a divergent loop, its value demoted to thread-private memory.
 // CHECK-LABEL: func.func @uniform_loop(
-// CHECK-COUNT-2: llvm.alloca %{{.*}} x i32
-// CHECK: scf.while : () -> () {
+// CHECK-NOT: llvm.alloca
+// CHECK: scf.while (%{{.*}} = %{{.*}}) : (i32) -> i32 {
 // CHECK-NOT: respec.reduce_barrier
 // CHECK: scf.condition
 // ALL-LABEL: func.func @uniform_loop(
+// ALL-COUNT-2: llvm.alloca %{{.*}} x i32
 // ALL: scf.while : () -> () {
 // ALL: respec.reduce_barrier "or"
 func.func @uniform_loop(%n: index, %p: !llvm.ptr, %k: i32) {
@@ -63,6 +64,41 @@ func.func @uniform_loop(%n: index, %p: !llvm.ptr, %k: i32) {
         scf.yield %j : i32
       }
       llvm.store %r, %p : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// The same loop also carrying a value that differs between threads: the
+// loop stays (uniform control) and keeps its counter; only the per-thread
+// sum goes to thread-private memory (a slot for each side of the loop).
+// CHECK-LABEL: func.func @uniform_loop_thread_value(
+// CHECK-COUNT-2: llvm.alloca %{{.*}} x i32
+// CHECK-NOT: llvm.alloca
+// CHECK: scf.while (%{{.*}} = %{{.*}}) : (i32) -> i32 {
+// CHECK-NOT: respec.reduce_barrier
+// CHECK: scf.condition(%{{.*}}) %{{.*}} : i32
+func.func @uniform_loop_thread_value(%n: index, %p: !llvm.ptr, %k: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %z = llvm.mlir.constant(0 : i32) : i32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %tid = arith.index_cast %t : index to i32
+      %r:2 = scf.while (%i = %z, %s = %tid) : (i32, i32) -> (i32, i32) {
+        respec.barrier(%t)
+        %next = llvm.add %i, %one : i32
+        %sum = llvm.add %s, %next : i32
+        %go = llvm.icmp "slt" %next, %k : i32
+        scf.condition(%go) %next, %sum : i32, i32
+      } do {
+      ^bb0(%j: i32, %u: i32):
+        scf.yield %j, %u : i32, i32
+      }
+      llvm.store %r#1, %p : i32, !llvm.ptr
       scf.reduce
     } {respec.parallel_level = "block"}
     scf.reduce

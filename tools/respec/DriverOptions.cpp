@@ -100,6 +100,25 @@ void splitCommaList(StringRef list, std::vector<std::string> &out) {
     out.push_back(part.str());
 }
 
+/// The optimizations `--disable-opt=NAME` turns off.
+struct OptionalOptimization {
+  StringLiteral name;
+  bool mlir::respec::CPUPipelineOptions::*enabled;
+};
+static const OptionalOptimization kOptionalOptimizations[] = {
+    {"barrier-elim", &mlir::respec::CPUPipelineOptions::eliminateBarriers},
+    {"barrier-uniform-control",
+     &mlir::respec::CPUPipelineOptions::hoistUniformBarrierControl},
+    {"barrier-min-cut",
+     &mlir::respec::CPUPipelineOptions::minCutAcrossBarriers},
+    {"block-size-spec",
+     &mlir::respec::CPUPipelineOptions::specializeBlockSize},
+    {"loop-interchange",
+     &mlir::respec::CPUPipelineOptions::interchangeSerialLoops},
+    {"warp-interleave",
+     &mlir::respec::CPUPipelineOptions::interleaveWarpLanes},
+};
+
 /// Applies `--disable-opt=NAME[,NAME...]`; prints an error and returns
 /// false for an unknown name.
 static bool disableOptimizations(StringRef list,
@@ -107,22 +126,19 @@ static bool disableOptimizations(StringRef list,
   SmallVector<StringRef> names;
   list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef name : names) {
-    bool all = name == "all";
-    if (all || name == "barrier-uniform-control")
-      pipeline.hoistUniformBarrierControl = false;
-    if (all || name == "barrier-min-cut")
-      pipeline.minCutAcrossBarriers = false;
-    if (all || name == "warp-interleave")
-      pipeline.interleaveWarpLanes = false;
-    if (all || name == "barrier-elim")
-      pipeline.eliminateBarriers = false;
-    if (!all && name != "barrier-uniform-control" &&
-        name != "barrier-min-cut" && name != "warp-interleave" &&
-        name != "barrier-elim") {
+    bool known = name == "all";
+    for (const OptionalOptimization &opt : kOptionalOptimizations) {
+      if (name == "all" || name == opt.name) {
+        pipeline.*opt.enabled = false;
+        known = true;
+      }
+    }
+    if (!known) {
       errs() << "respec: error: unknown optimization '" << name
-             << "' in --disable-opt (expected all, barrier-elim, "
-                "barrier-uniform-control, barrier-min-cut or "
-                "warp-interleave)\n";
+             << "' in --disable-opt (expected all";
+      for (const OptionalOptimization &opt : kOptionalOptimizations)
+        errs() << ", " << opt.name;
+      errs() << ")\n";
       return false;
     }
   }
@@ -394,7 +410,8 @@ Options:
                           spills and shared memory per kernel
   --disable-opt=<a,b,...> Turn optional optimizations off (for differential
                           testing): barrier-elim, barrier-uniform-control,
-                          barrier-min-cut, warp-interleave, all
+                          barrier-min-cut, block-size-spec,
+                          loop-interchange, warp-interleave, all
   --coarsen=block=B,thread=T
                           Coarsen every kernel: each block runs B blocks and
                           each thread T threads; B, T a total spread over

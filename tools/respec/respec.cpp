@@ -108,9 +108,10 @@ public:
 private:
   bool compileCuda(StringRef source, StringRef objectPath);
   bool compileOpenCL(StringRef source, StringRef objectPath);
-  std::unique_ptr<Module> lowerForCPU(std::unique_ptr<Module> device,
-                                      LLVMContext &llvmContext,
-                                      StringRef source, TargetMachine &target);
+  std::unique_ptr<Module>
+  lowerForCPU(std::unique_ptr<Module> device, LLVMContext &llvmContext,
+              StringRef source, TargetMachine &target,
+              ArrayRef<std::string> launchBlockSizes = {});
   bool compileHostSource(StringRef source, StringRef objectPath);
   bool link(ArrayRef<std::string> objects);
   bool runProgram(ArrayRef<std::string> args);
@@ -223,10 +224,10 @@ bool Driver::emitDeviceStage(StringRef source) {
 
 /// Raises `device` to the parallel IR, lowers it for the CPU and returns
 /// it translated and optimized for `target`.
-std::unique_ptr<Module> Driver::lowerForCPU(std::unique_ptr<Module> device,
-                                            LLVMContext &llvmContext,
-                                            StringRef source,
-                                            TargetMachine &target) {
+std::unique_ptr<Module>
+Driver::lowerForCPU(std::unique_ptr<Module> device, LLVMContext &llvmContext,
+                    StringRef source, TargetMachine &target,
+                    ArrayRef<std::string> launchBlockSizes) {
   mlir::MLIRContext context;
   prepareMLIRContext(context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -238,6 +239,7 @@ std::unique_ptr<Module> Driver::lowerForCPU(std::unique_ptr<Module> device,
               [&](raw_ostream &os) { module->print(os); });
   mlir::respec::CPUPipelineOptions pipeline = options.cpuPipeline;
   pipeline.coarsening = options.coarsening;
+  pipeline.launchBlockSizes = launchBlockSizes;
   if (!configureTuning(pipeline.tuning))
     return nullptr;
   if (failed(runCPULoweringPipeline(*module, pipeline)))
@@ -429,21 +431,30 @@ bool Driver::compileForNVPTX(StringRef source) {
 bool Driver::compileCuda(StringRef source, StringRef objectPath) {
   LLVMContext llvmContext;
   std::unique_ptr<TargetMachine> target = createTarget(options);
-  std::unique_ptr<Module> device =
-      target ? compileDevice(llvmContext, source) : nullptr;
-  if (!device)
+  if (!target)
     return false;
-  std::unique_ptr<Module> deviceCode =
-      lowerForCPU(std::move(device), llvmContext, source, *target);
-  if (!deviceCode)
-    return false;
-
+  // The host side first: the block sizes it launches kernels with shape
+  // the device code.
   std::string fatbin = standInFatBinary();
   if (fatbin.empty())
     return false;
   std::unique_ptr<Module> host = compileCudaSource(
       llvmContext, options.frontend, source, CudaSide::Host, fatbin);
-  if (!host || !linkDeviceIntoHost(*host, std::move(deviceCode)))
+  if (!host)
+    return false;
+  std::vector<std::string> blockSizes;
+  if (options.cpuPipeline.specializeBlockSize)
+    blockSizes = findLaunchBlockSizes(*host, *target);
+  if (options.verbose)
+    for (const std::string &entry : blockSizes)
+      errs() << "respec: launch block size " << entry << "\n";
+
+  std::unique_ptr<Module> device = compileDevice(llvmContext, source);
+  if (!device)
+    return false;
+  std::unique_ptr<Module> deviceCode = lowerForCPU(
+      std::move(device), llvmContext, source, *target, blockSizes);
+  if (!deviceCode || !linkDeviceIntoHost(*host, std::move(deviceCode)))
     return false;
   optimizeModule(*host, *target, options.frontend.hostOptLevel);
   if (options.keepIntermediates)

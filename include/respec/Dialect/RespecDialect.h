@@ -26,6 +26,10 @@ inline constexpr llvm::StringLiteral kThreadPrivateAttr =
 /// stands for the warp's, not a __syncthreads of the user's).
 inline constexpr llvm::StringLiteral kWarpSyncAttr = "respec.warp_sync";
 
+/// On respec.barrier: placed by respec-interchange-serial-loops to run the
+/// threads inside a serial loop (not a __syncthreads of the user's).
+inline constexpr llvm::StringLiteral kInterchangeAttr = "respec.interchange";
+
 /// True for respec.barrier and respec.reduce_barrier.
 bool isBarrierLike(Operation *op);
 

@@ -46,6 +46,13 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(unsigned optLevel);
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &target,
                     unsigned optLevel);
 
+/// The constant block sizes the kernels of a CUDA translation unit are
+/// launched with in its host code `host`, as "KERNEL=BXxBYxBZ" entries
+/// (mangled kernel names) for respec-specialize-block-size. `host` is not
+/// changed; an optimized copy is scanned.
+std::vector<std::string> findLaunchBlockSizes(const llvm::Module &host,
+                                              llvm::TargetMachine &target);
+
 /// Links the device module into the host module of the same translation
 /// unit, points clang's fat-binary wrapper at respec's kernel table and
 /// makes every device symbol internal. Returns false (after printing why) if

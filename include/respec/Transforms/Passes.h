@@ -66,6 +66,14 @@ struct CPUPipelineOptions {
   bool interleaveWarpLanes = true;
   /// Remove barriers that order no conflicting accesses.
   bool eliminateBarriers = true;
+  /// Run the threads inside uniform serial loops (vectorization across
+  /// threads).
+  bool interchangeSerialLoops = true;
+  /// Copies of launch bodies for the block sizes kernels are launched with.
+  bool specializeBlockSize = true;
+  /// Block sizes kernels are launched with ("NAME=BXxBYxBZ", from the host
+  /// code): each gets a copy of its launch body with constant blockDim.
+  std::vector<std::string> launchBlockSizes;
   /// Thread and block coarsening.
   CoarsenOptions coarsening;
   /// Alternatives (coarsened versions chosen at run time).

@@ -186,6 +186,49 @@ def BuildAlternativesPass : Pass<"respec-build-alternatives", "ModuleOp"> {
                            "arith::ArithDialect", "LLVM::LLVMDialect"];
 }
 
+def InterchangeSerialLoopsPass : Pass<"respec-interchange-serial-loops",
+                                      "ModuleOp"> {
+  let summary = "Run the threads of a block inside their uniform serial "
+                "loops, so that the loop bodies vectorize across threads";
+  let description = [{
+    For the CPU back end. A serial loop that every thread of a block runs
+    with the same iterations (uniform trip count), whose body is free of
+    calls, atomics, local allocations and thread-dependent nested loops, and
+    whose trip count is not a small constant, gets a barrier at the start of
+    its body (marked `respec.interchange`). Barrier lowering then interchanges
+    it with the thread loop: the loop runs once per block and the threads
+    run inside each iteration, the innermost loop, which LLVM vectorizes
+    across threads; each thread's carried state is kept in a per-thread
+    array. Run before `respec-predicate-divergent-barriers`.
+  }];
+  let dependentDialects = ["respec::RespecDialect"];
+}
+
+def SpecializeBlockSizePass : Pass<"respec-specialize-block-size",
+                                   "ModuleOp"> {
+  let summary = "Give launches a version for the block sizes they are "
+                "launched with";
+  let description = [{
+    CUDA programs almost always launch a kernel with block dimensions that
+    are constants at the launch site, but the kernel's launch function
+    receives them at run time, so its thread loops have unknown trip counts.
+    For each launch function whose kernel is listed in `block-sizes` (the
+    driver finds them in the host code), this pass adds one copy of the
+    launch body per listed size, in which `blockDim` is that constant, and
+    dispatches on the actual block size at launch; any other size runs the
+    original body. Constant thread-loop bounds let the CPU back end unroll
+    and vectorize thread loops and size per-thread storage statically.
+  }];
+  let options = [
+    ListOption<"blockSizes", "block-sizes", "std::string",
+               "A block size one kernel is launched with: NAME=BXxBYxBZ "
+               "(mangled kernel name; repeatable)">,
+    Option<"maxVersions", "max-versions", "unsigned", "2",
+           "Most specialized copies per kernel (the sizes listed first)">,
+  ];
+  let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect"];
+}
+
 def OutlineGPUKernelsPass : Pass<"respec-outline-gpu-kernels", "ModuleOp"> {
   let summary = "Turn each grid loop into an NVVM kernel";
   let description = [{

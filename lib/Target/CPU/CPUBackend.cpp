@@ -25,6 +25,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Target/LLVMIR/Import.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
@@ -77,14 +78,13 @@ static StringRef severityName(DiagnosticSeverity severity) {
   return "error";
 }
 
-static void printDiagnostic(Diagnostic &diag) {
-  llvm::raw_ostream &os = llvm::errs();
+static void printDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
   if (std::optional<FileLineColLoc> loc = findSourceLocation(diag.getLocation()))
     os << loc->getFilename().getValue() << ":" << loc->getLine() << ":"
        << loc->getColumn() << ": ";
   os << severityName(diag.getSeverity()) << ": " << diag.str() << "\n";
   for (Diagnostic &note : diag.getNotes())
-    printDiagnostic(note);
+    printDiagnostic(note, os);
 }
 
 void prepareMLIRContext(MLIRContext &context) {
@@ -100,8 +100,15 @@ void prepareMLIRContext(MLIRContext &context) {
   context.loadAllAvailableDialects();
   // Users see their source line, not respec's IR.
   context.printOpOnDiagnostic(false);
-  context.getDiagEngine().registerHandler([](Diagnostic &diag) {
-    printDiagnostic(diag);
+  // Code respec duplicates (kernel versions, launch bodies specialized for a
+  // block size) would report the same problem at the same line again.
+  auto printed = std::make_shared<llvm::StringSet<>>();
+  context.getDiagEngine().registerHandler([printed](Diagnostic &diag) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    printDiagnostic(diag, os);
+    if (printed->insert(text).second)
+      llvm::errs() << text;
     return success();
   });
 }

@@ -11,7 +11,8 @@
 //     scf.while) that contains a barrier is moved out of the thread loop and
 //     a thread loop is put into each of its regions, recursively. Its control
 //     must be uniform (PredicateDivergentBarriers guarantees it), so it is
-//     evaluated once, for thread 0;
+//     evaluated once, for thread 0; so are the values it still carries or
+//     yields, which that pass only leaves where every thread agrees on them;
 //   - values defined before a split and used after it are kept per thread in
 //     block-scope arrays, or recomputed, whichever keeps fewer bytes
 //     (a minimum cut, CrossingValues.h); thread-private allocas used on both
@@ -99,11 +100,13 @@ public:
   LogicalResult lowerThreadLoop(scf::ParallelOp loop);
 
 private:
-  FailureOr<scf::ParallelOp> splitBefore(scf::ParallelOp loop, Operation *op);
+  FailureOr<scf::ParallelOp> splitBefore(scf::ParallelOp loop, Operation *op,
+                                         Operation *hoisted = nullptr);
   LogicalResult hoistCrossingAllocas(scf::ParallelOp loop,
                                      scf::ParallelOp next);
   LogicalResult materializeCrossingValues(scf::ParallelOp loop,
-                                          scf::ParallelOp next);
+                                          scf::ParallelOp next,
+                                          Operation *hoisted);
   LogicalResult interchange(scf::ParallelOp loop, Operation *regionOp,
                             SmallVectorImpl<scf::ParallelOp> &innerLoops);
   scf::ParallelOp wrapBlockInThreadLoop(Block &block, scf::ParallelOp loop,
@@ -164,7 +167,10 @@ LogicalResult BarrierLowering::lowerThreadLoop(scf::ParallelOp root) {
       scf::ParallelOp next;
       Operation *following = barrierOp->getNextNode();
       if (following != loop.getBody()->getTerminator()) {
-        FailureOr<scf::ParallelOp> rest = splitBefore(loop, following);
+        // An op interchanged below moves to block scope, and its results
+        // (uniform, see interchange) with it: they need not cross.
+        FailureOr<scf::ParallelOp> rest = splitBefore(
+            loop, following, isa<BarrierOp>(barrierOp) ? nullptr : barrierOp);
         if (failed(rest))
           return failure();
         next = *rest;
@@ -182,7 +188,8 @@ LogicalResult BarrierLowering::lowerThreadLoop(scf::ParallelOp root) {
 }
 
 FailureOr<scf::ParallelOp> BarrierLowering::splitBefore(scf::ParallelOp loop,
-                                                        Operation *op) {
+                                                        Operation *op,
+                                                        Operation *hoisted) {
   OpBuilder builder(loop->getContext());
   builder.setInsertionPointAfter(loop);
   scf::ParallelOp next = createSiblingLoop(builder, loop);
@@ -193,7 +200,7 @@ FailureOr<scf::ParallelOp> BarrierLowering::splitBefore(scf::ParallelOp loop,
                                    body->getTerminator()->getIterator());
   replaceUsesInside(next, loop.getInductionVars(), next.getInductionVars());
   if (failed(hoistCrossingAllocas(loop, next)) ||
-      failed(materializeCrossingValues(loop, next)))
+      failed(materializeCrossingValues(loop, next, hoisted)))
     return failure();
   return next;
 }
@@ -281,13 +288,14 @@ LogicalResult BarrierLowering::hoistCrossingAllocas(scf::ParallelOp loop,
 
 LogicalResult
 BarrierLowering::materializeCrossingValues(scf::ParallelOp loop,
-                                           scf::ParallelOp next) {
+                                           scf::ParallelOp next,
+                                           Operation *hoisted) {
   Block *body = loop.getBody();
   llvm::SetVector<Value> needed;
   next.walk([&](Operation *op) {
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp())
-        if (def->getBlock() == body)
+        if (def->getBlock() == body && def != hoisted)
           needed.insert(operand);
   });
   if (needed.empty())
@@ -371,6 +379,63 @@ BarrierLowering::wrapBlockInThreadLoop(Block &block, scf::ParallelOp loop,
   return inner;
 }
 
+/// Recomputes `value` (defined in `inner`) before `user`, outside `inner`,
+/// if it is a short chain of pure ops on values from outside `inner` (a loop
+/// counter's step, say); returns null otherwise.
+static Value recomputeOutside(scf::ParallelOp inner, Value value,
+                              Operation *user) {
+  constexpr unsigned kMaxOps = 16;
+  SmallVector<Operation *> chain;
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    Operation *def = current.getDefiningOp();
+    if (!def || !inner->isAncestor(def)) {
+      if (llvm::is_contained(inner.getInductionVars(), current))
+        return nullptr;
+      continue;
+    }
+    if (!seen.insert(def).second)
+      continue;
+    if (chain.size() == kMaxOps || def->getNumRegions() ||
+        !isMemoryEffectFree(def) || def->getBlock() != inner.getBody())
+      return nullptr;
+    chain.push_back(def);
+    llvm::append_range(worklist, def->getOperands());
+  }
+  // Clone in program order, so that operands come first.
+  llvm::sort(chain, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  OpBuilder builder(user);
+  IRMapping mapping;
+  for (Operation *op : chain)
+    builder.clone(*op, mapping);
+  return mapping.lookup(value);
+}
+
+/// Every thread of `inner` records `value` (defined in it) in a block
+/// array; returns thread 0's entry, loaded before `user` (after `inner`).
+static FailureOr<Value> recordForThreadZero(scf::ParallelOp inner,
+                                            Value value, Operation *user) {
+  Location loc = user->getLoc();
+  Type storage = getStorageType(value.getType());
+  if (!storage)
+    return value.getDefiningOp()->emitError("a value of type ")
+           << value.getType()
+           << " is carried across __syncthreads; respec cannot keep it";
+  Value slots = allocateBlockArray(inner, storage, 1);
+  OpBuilder inside(inner.getBody()->getTerminator());
+  Value tid = buildLinearThreadId(inside, loc, inner, inner.getInductionVars());
+  storeValue(inside, loc, value,
+             buildElementAddress(inside, loc, slots, storage, tid));
+  OpBuilder after(user);
+  Value zero = arith::ConstantIndexOp::create(after, loc, 0);
+  return loadValue(after, loc, value.getType(),
+                   buildElementAddress(after, loc, slots, storage, zero));
+}
+
 LogicalResult
 BarrierLowering::interchange(scf::ParallelOp loop, Operation *regionOp,
                              SmallVectorImpl<scf::ParallelOp> &innerLoops) {
@@ -379,11 +444,6 @@ BarrierLowering::interchange(scf::ParallelOp loop, Operation *regionOp,
     return regionOp->emitError("respec cannot lower a __syncthreads nested "
                                "in this construct ('")
            << regionOp->getName() << "')";
-  if (regionOp->getNumResults() != 0 ||
-      (isa<scf::WhileOp>(regionOp) && regionOp->getNumOperands() != 0))
-    return regionOp->emitOpError(
-        "around a barrier must not carry values (run "
-        "--respec-predicate-divergent-barriers first)");
 
   SmallVector<Operation *> prefix;
   for (Operation &op : *loop.getBody()) {
@@ -413,28 +473,25 @@ BarrierLowering::interchange(scf::ParallelOp loop, Operation *regionOp,
       inner = wrapBlockInThreadLoop(block, loop, prefix);
       innerLoops.push_back(inner);
     }
-    auto condition = dyn_cast<scf::ConditionOp>(terminator);
-    if (!condition)
-      continue;
-    Value cond = condition.getCondition();
-    if (Value mapped = threadZero.lookupOrNull(cond)) {
-      condition.getConditionMutable().assign(mapped);
-    } else if (Operation *def = cond.getDefiningOp();
-               inner && def && inner->isAncestor(def)) {
-      // Every thread records its exit condition; thread 0's decides.
-      Location loc = condition.getLoc();
-      Type storage = getStorageType(cond.getType());
-      Value slots = allocateBlockArray(inner, storage, 1);
-      OpBuilder inside(inner.getBody()->getTerminator());
-      Value tid = buildLinearThreadId(inside, loc, inner,
-                                      inner.getInductionVars());
-      storeValue(inside, loc, cond,
-                 buildElementAddress(inside, loc, slots, storage, tid));
-      OpBuilder after(condition);
-      Value zero = arith::ConstantIndexOp::create(after, loc, 0);
-      condition.getConditionMutable().assign(loadValue(
-          after, loc, cond.getType(),
-          buildElementAddress(after, loc, slots, storage, zero)));
+    // The terminator now runs once per block: its operands (an exit
+    // condition, values yielded or carried, all uniform) are taken from
+    // thread 0.
+    for (OpOperand &operand : terminator->getOpOperands()) {
+      Value value = operand.get();
+      if (Value mapped = threadZero.lookupOrNull(value)) {
+        operand.set(mapped);
+      } else if (Operation *def = value.getDefiningOp();
+                 inner && def && inner->isAncestor(def)) {
+        if (Value recomputed = recomputeOutside(inner, value, terminator)) {
+          operand.set(recomputed);
+          continue;
+        }
+        FailureOr<Value> fromThreadZero =
+            recordForThreadZero(inner, value, terminator);
+        if (failed(fromThreadZero))
+          return failure();
+        operand.set(*fromThreadZero);
+      }
     }
   }
 

@@ -8,6 +8,8 @@
 //   1. The results and loop-carried values of ops that contain a barrier are
 //      demoted to thread-private memory, so that no SSA value flows out of
 //      such an op (its regions will be split into several thread loops).
+//      Values every thread agrees on, carried by ops whose control stays
+//      structured, are kept: barrier lowering holds them once per block.
 //   2. Control that is not provably uniform is predicated:
 //      - `scf.if` / `scf.index_switch` around a barrier is flattened: the
 //        barriers are executed by every thread, and the code between them is
@@ -66,60 +68,98 @@ public:
 };
 } // namespace
 
-static void storeAll(OpBuilder &builder, Location loc, ValueRange values,
-                     ArrayRef<Value> slots) {
+/// Which of an op's carried positions stay SSA values (uniform ones, see
+/// canKeepCarried); the others are demoted to thread-private slots.
+using KeepMask = SmallVector<bool>;
+
+/// The entries of `values` whose `keep` is (`kept`) true / false.
+static SmallVector<Value> select(ValueRange values, ArrayRef<bool> keep,
+                                 bool kept) {
+  SmallVector<Value> out;
+  for (auto [value, k] : llvm::zip(values, keep))
+    if (k == kept)
+      out.push_back(value);
+  return out;
+}
+
+static SmallVector<Type> selectTypes(TypeRange types, ArrayRef<bool> keep) {
+  SmallVector<Type> out;
+  for (auto [type, k] : llvm::zip(types, keep))
+    if (k)
+      out.push_back(type);
+  return out;
+}
+
+/// A slot for each demoted position (null for kept ones).
+static SmallVector<Value> createSlots(SlotFactory &factory, TypeRange types,
+                                      ArrayRef<bool> keep) {
+  SmallVector<Value> slots;
+  for (auto [type, k] : llvm::zip(types, keep))
+    slots.push_back(k ? Value() : factory.create(type).front());
+  return slots;
+}
+
+static void storeDemoted(OpBuilder &builder, Location loc, ValueRange values,
+                         ArrayRef<Value> slots) {
   for (auto [value, slot] : llvm::zip(values, slots))
-    storeValue(builder, loc, value, slot);
+    if (slot)
+      storeValue(builder, loc, value, slot);
 }
 
-static SmallVector<Value> loadAll(OpBuilder &builder, Location loc,
-                                  TypeRange types, ArrayRef<Value> slots) {
-  SmallVector<Value> values;
-  for (auto [type, slot] : llvm::zip(types, slots))
-    values.push_back(loadValue(builder, loc, type, slot));
-  return values;
-}
-
-/// Replaces the operands of `terminator` (a yield or condition) after
-/// `keep` by stores to `slots`.
-static void storeTerminatorOperands(Operation *terminator, unsigned keep,
-                                    ArrayRef<Value> slots) {
+/// Stores the operands of `terminator` after the first `skip` at the
+/// demoted positions and leaves it with the kept ones.
+static void demoteTerminatorOperands(Operation *terminator, unsigned skip,
+                                     ArrayRef<Value> slots) {
   OpBuilder builder(terminator);
-  storeAll(builder, terminator->getLoc(),
-           terminator->getOperands().drop_front(keep), slots);
-  terminator->eraseOperands(keep, terminator->getNumOperands() - keep);
+  storeDemoted(builder, terminator->getLoc(),
+               terminator->getOperands().drop_front(skip), slots);
+  for (int i = slots.size() - 1; i >= 0; --i)
+    if (slots[i])
+      terminator->eraseOperand(skip + i);
 }
 
-/// Replaces the arguments of `block` by loads from `slots` at its start.
-static void loadBlockArguments(Block &block, ArrayRef<Value> slots) {
+/// Replaces the demoted arguments of `block` by loads at its start.
+static void demoteBlockArguments(Block &block, ArrayRef<Value> slots) {
   OpBuilder builder = OpBuilder::atBlockBegin(&block);
-  for (auto [arg, slot] : llvm::zip(block.getArguments(), slots))
+  llvm::BitVector erase(block.getNumArguments());
+  for (auto [index, slot] : llvm::enumerate(slots)) {
+    if (!slot)
+      continue;
+    BlockArgument arg = block.getArgument(index);
     arg.replaceAllUsesWith(
         loadValue(builder, arg.getLoc(), arg.getType(), slot));
-  block.eraseArguments(0, block.getNumArguments());
+    erase.set(index);
+  }
+  block.eraseArguments(erase);
 }
 
-/// Replaces the results of `oldOp` by loads from `slots` after `newOp`,
-/// moves the discardable attributes over and erases `oldOp`.
-static void replaceByLoads(Operation *oldOp, Operation *newOp,
+/// Replaces the results of `oldOp` by those of `newOp` (kept positions, in
+/// order) or loads from the slots after it, moves the discardable
+/// attributes over and erases `oldOp`.
+static void replaceResults(Operation *oldOp, Operation *newOp,
                            ArrayRef<Value> slots) {
   OpBuilder builder(newOp->getContext());
   builder.setInsertionPointAfter(newOp);
-  oldOp->replaceAllUsesWith(loadAll(builder, oldOp->getLoc(),
-                                    oldOp->getResultTypes(), slots));
+  unsigned next = 0;
+  for (auto [result, slot] : llvm::zip(oldOp->getResults(), slots))
+    result.replaceAllUsesWith(
+        slot ? loadValue(builder, oldOp->getLoc(), result.getType(), slot)
+             : newOp->getResult(next++));
   newOp->setDiscardableAttrs(oldOp->getDiscardableAttrDictionary());
   oldOp->erase();
 }
 
-static Operation *demoteBranchResults(Operation *op, SlotFactory &factory) {
-  SmallVector<Value> slots = factory.create(op->getResultTypes());
+static Operation *demoteBranchResults(Operation *op, SlotFactory &factory,
+                                      ArrayRef<bool> keep) {
+  SmallVector<Value> slots = createSlots(factory, op->getResultTypes(), keep);
   for (Region &region : op->getRegions())
     for (Block &block : region)
-      storeTerminatorOperands(block.getTerminator(), 0, slots);
+      demoteTerminatorOperands(block.getTerminator(), 0, slots);
   OpBuilder builder(op);
+  SmallVector<Type> types = selectTypes(op->getResultTypes(), keep);
   Operation *newOp;
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-    auto newIf = scf::IfOp::create(builder, op->getLoc(), TypeRange{},
+    auto newIf = scf::IfOp::create(builder, op->getLoc(), types,
                                    ifOp.getCondition(), false, false);
     newIf.getThenRegion().takeBody(ifOp.getThenRegion());
     newIf.getElseRegion().takeBody(ifOp.getElseRegion());
@@ -127,76 +167,91 @@ static Operation *demoteBranchResults(Operation *op, SlotFactory &factory) {
   } else {
     auto switchOp = cast<scf::IndexSwitchOp>(op);
     auto newSwitch = scf::IndexSwitchOp::create(
-        builder, op->getLoc(), TypeRange{}, switchOp.getArg(),
+        builder, op->getLoc(), types, switchOp.getArg(),
         switchOp.getCasesAttr(), switchOp.getNumCases());
     for (auto [target, source] :
          llvm::zip(newSwitch->getRegions(), switchOp->getRegions()))
       target.takeBody(source);
     newOp = newSwitch;
   }
-  replaceByLoads(op, newOp, slots);
+  replaceResults(op, newOp, slots);
   return newOp;
 }
 
-static Operation *demoteForCarried(scf::ForOp forOp, SlotFactory &factory) {
-  SmallVector<Value> slots = factory.create(forOp.getResultTypes());
+static Operation *demoteForCarried(scf::ForOp forOp, SlotFactory &factory,
+                                   ArrayRef<bool> keep) {
+  SmallVector<Value> slots =
+      createSlots(factory, forOp.getResultTypes(), keep);
   OpBuilder builder(forOp);
   Location loc = forOp.getLoc();
-  storeAll(builder, loc, forOp.getInitArgs(), slots);
+  storeDemoted(builder, loc, forOp.getInitArgs(), slots);
   auto newFor = scf::ForOp::create(builder, loc, forOp.getLowerBound(),
-                                   forOp.getUpperBound(), forOp.getStep());
+                                   forOp.getUpperBound(), forOp.getStep(),
+                                   select(forOp.getInitArgs(), keep, true));
   newFor.setUnsignedCmp(forOp.getUnsignedCmp());
   Block *oldBody = forOp.getBody();
-  storeTerminatorOperands(oldBody->getTerminator(), 0, slots);
-  forOp.getInductionVar().replaceAllUsesWith(newFor.getInductionVar());
+  demoteTerminatorOperands(oldBody->getTerminator(), 0, slots);
+  // Demoted iteration arguments become loads; the kept ones and the
+  // induction variable become the new loop's.
+  SmallVector<Value> argSlots{Value()};
+  llvm::append_range(argSlots, slots);
+  demoteBlockArguments(*oldBody, argSlots);
+  for (auto [oldArg, newArg] :
+       llvm::zip(oldBody->getArguments(), newFor.getBody()->getArguments()))
+    oldArg.replaceAllUsesWith(newArg);
   Block *newBody = newFor.getBody();
-  newBody->getTerminator()->erase();
+  newBody->getOperations().clear();
   newBody->getOperations().splice(newBody->end(), oldBody->getOperations());
-  OpBuilder bodyBuilder = OpBuilder::atBlockBegin(newBody);
-  for (auto [arg, slot] : llvm::zip(forOp.getRegionIterArgs(), slots))
-    arg.replaceAllUsesWith(loadValue(bodyBuilder, loc, arg.getType(), slot));
-  replaceByLoads(forOp, newFor, slots);
+  replaceResults(forOp, newFor, slots);
   return newFor;
 }
 
 static Operation *demoteWhileCarried(scf::WhileOp whileOp,
-                                     SlotFactory &factory) {
-  SmallVector<Value> beforeSlots = factory.create(whileOp.getOperandTypes());
-  SmallVector<Value> afterSlots = factory.create(whileOp.getResultTypes());
+                                     SlotFactory &factory,
+                                     ArrayRef<bool> keepBefore,
+                                     ArrayRef<bool> keepAfter) {
+  SmallVector<Value> beforeSlots =
+      createSlots(factory, whileOp.getOperandTypes(), keepBefore);
+  SmallVector<Value> afterSlots =
+      createSlots(factory, whileOp.getResultTypes(), keepAfter);
   OpBuilder builder(whileOp);
   Location loc = whileOp.getLoc();
-  storeAll(builder, loc, whileOp.getInits(), beforeSlots);
-  storeTerminatorOperands(whileOp.getConditionOp(), 1, afterSlots);
-  storeTerminatorOperands(whileOp.getYieldOp(), 0, beforeSlots);
-  loadBlockArguments(whileOp.getBefore().front(), beforeSlots);
-  loadBlockArguments(whileOp.getAfter().front(), afterSlots);
-  auto newWhile =
-      scf::WhileOp::create(builder, loc, TypeRange{}, ValueRange{});
+  storeDemoted(builder, loc, whileOp.getInits(), beforeSlots);
+  demoteTerminatorOperands(whileOp.getConditionOp(), 1, afterSlots);
+  demoteTerminatorOperands(whileOp.getYieldOp(), 0, beforeSlots);
+  demoteBlockArguments(whileOp.getBefore().front(), beforeSlots);
+  demoteBlockArguments(whileOp.getAfter().front(), afterSlots);
+  auto newWhile = scf::WhileOp::create(
+      builder, loc, selectTypes(whileOp.getResultTypes(), keepAfter),
+      select(whileOp.getInits(), keepBefore, true));
   newWhile.getBefore().takeBody(whileOp.getBefore());
   newWhile.getAfter().takeBody(whileOp.getAfter());
-  replaceByLoads(whileOp, newWhile, afterSlots);
+  replaceResults(whileOp, newWhile, afterSlots);
   return newWhile;
 }
 
 /// Demotes the results and carried values of `op` (which contains a
-/// barrier); returns the op that replaces it.
+/// barrier) except where `keep` (before / after positions for a while loop)
+/// says; returns the op that replaces it.
 static FailureOr<Operation *> demoteCarriedValues(Operation *op,
-                                                  SlotFactory &factory) {
-  for (Type type : op->getResultTypes())
-    if (!getStorageType(type))
+                                                  SlotFactory &factory,
+                                                  ArrayRef<bool> keep,
+                                                  ArrayRef<bool> keepAfter) {
+  for (auto [type, k] : llvm::zip(op->getResultTypes(),
+                                  isa<scf::WhileOp>(op) ? keepAfter : keep))
+    if (!k && !getStorageType(type))
       return op->emitOpError("carries a value of type ")
              << type << " across a barrier, which respec cannot keep";
+  auto allKept = [](ArrayRef<bool> mask) {
+    return llvm::all_of(mask, [](bool k) { return k; });
+  };
   if (auto forOp = dyn_cast<scf::ForOp>(op))
-    return forOp.getNumRegionIterArgs() ? demoteForCarried(forOp, factory)
-                                        : op;
+    return allKept(keep) ? op : demoteForCarried(forOp, factory, keep);
   if (auto whileOp = dyn_cast<scf::WhileOp>(op))
-    return whileOp->getNumOperands() || whileOp->getNumResults() ||
-                   whileOp.getConditionOp().getArgs().size()
-               ? demoteWhileCarried(whileOp, factory)
-               : op;
-  if (op->getNumResults() == 0)
-    return op;
-  return demoteBranchResults(op, factory);
+    return allKept(keep) && allKept(keepAfter)
+               ? op
+               : demoteWhileCarried(whileOp, factory, keep, keepAfter);
+  return allKept(keep) ? op : demoteBranchResults(op, factory, keep);
 }
 
 //===----------------------------------------------------------------------===//
@@ -524,7 +579,8 @@ static void warnDivergentBarrier(Operation *op, scf::ParallelOp loop) {
   // block, says who takes part).
   bool hasUserBarrier = op->walk([](Operation *nested) {
                               return isBarrierLike(nested) &&
-                                             !nested->hasAttr(kWarpSyncAttr)
+                                             !nested->hasAttr(kWarpSyncAttr) &&
+                                             !nested->hasAttr(kInterchangeAttr)
                                          ? WalkResult::interrupt()
                                          : WalkResult::advance();
                             })
@@ -542,6 +598,42 @@ static void warnDivergentBarrier(Operation *op, scf::ParallelOp loop) {
       "the others have exited");
 }
 
+/// Which carried positions of `op` may stay SSA values: those every thread
+/// agrees on, when the control of `op` and of every enclosing barrier
+/// region stays structured (uniform). Barrier lowering then holds them once
+/// per block (thread 0's) instead of in thread-private memory, so that, for
+/// instance, the counter of a tiled loop stays a visible induction variable
+/// for vectorizing the thread loops inside it. `keep` covers the results
+/// (if, switch, for) or the before-region arguments (while), `keepAfter`
+/// the after-region arguments and results of a while.
+static void computeKeepMasks(Operation *op, scf::ParallelOp loop,
+                             const ThreadUniformity &uniformity,
+                             KeepMask &keep, KeepMask &keepAfter) {
+  bool structured = true;
+  for (Operation *scope = op; scope != loop; scope = scope->getParentOp())
+    structured &= !isDivergent(scope);
+  auto keepable = [&](Value value) {
+    return structured && uniformity.isUniform(value) &&
+           getStorageType(value.getType());
+  };
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    for (Value arg : whileOp.getBeforeArguments())
+      keep.push_back(keepable(arg));
+    for (auto [arg, result] :
+         llvm::zip(whileOp.getAfterArguments(), whileOp.getResults()))
+      keepAfter.push_back(keepable(arg) && keepable(result));
+    return;
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    for (auto [arg, result] :
+         llvm::zip(forOp.getRegionIterArgs(), forOp.getResults()))
+      keep.push_back(keepable(arg) && keepable(result));
+    return;
+  }
+  for (Value result : op->getResults())
+    keep.push_back(keepable(result));
+}
+
 static LogicalResult predicateThreadLoop(scf::ParallelOp loop,
                                          bool hoistUniform) {
   if (!containsBarrier(loop))
@@ -549,6 +641,7 @@ static LogicalResult predicateThreadLoop(scf::ParallelOp loop,
   if (failed(verifyNormalizedThreadLoop(loop)))
     return failure();
   SmallVector<Operation *> regionOps = collectBarrierRegions(loop);
+  DenseMap<Operation *, std::pair<KeepMask, KeepMask>> keepMasks;
   {
     ThreadUniformity uniformity(loop);
     for (Operation *op : regionOps) {
@@ -558,11 +651,17 @@ static LogicalResult predicateThreadLoop(scf::ParallelOp loop,
       if (!uniform || !hoistUniform)
         op->setAttr(kDivergentAttr, UnitAttr::get(op->getContext()));
     }
+    for (Operation *op : regionOps) {
+      auto &[keep, keepAfter] = keepMasks[op];
+      computeKeepMasks(op, loop, uniformity, keep, keepAfter);
+    }
   }
   SlotFactory factory(loop);
-  for (Operation *op : regionOps)
-    if (failed(demoteCarriedValues(op, factory)))
+  for (Operation *op : regionOps) {
+    auto &[keep, keepAfter] = keepMasks[op];
+    if (failed(demoteCarriedValues(op, factory, keep, keepAfter)))
       return failure();
+  }
   Predicator predicator(loop);
   if (failed(predicator.guardOps(opsBeforeTerminator(*loop.getBody()),
                                  nullptr)))
