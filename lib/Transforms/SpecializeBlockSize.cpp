@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "respec/Transforms/Attributes.h"
+#include "respec/Transforms/BarrierIntrinsics.h"
 #include "respec/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -79,6 +80,18 @@ void cloneForBlockSize(ArrayRef<Operation *> ops, Block *block,
     b.clone(*op, mapping);
 }
 
+/// True if `launch` uses warp primitives. Their kernels run a warp's lanes
+/// interleaved, 32 copies of the thread body, which constant bounds barely
+/// speed up; another copy per block size would multiply compile time.
+bool usesWarpPrimitives(LLVM::LLVMFuncOp launch) {
+  return launch
+      .walk([](Operation *op) {
+        return getWarpPrimitiveKind(op) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Rewrites `launch`'s body into a dispatch over `sizes` with the original
 /// body as the fallback. Returns false (leaving `launch` unchanged) for
 /// bodies this pass does not handle.
@@ -142,7 +155,7 @@ struct SpecializeBlockSizePass
       if (!name)
         return;
       auto found = perKernel.find(name.getValue());
-      if (found != perKernel.end())
+      if (found != perKernel.end() && !usesWarpPrimitives(launch))
         specializeLaunch(launch, found->second);
     });
   }

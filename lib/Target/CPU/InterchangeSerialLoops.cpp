@@ -121,6 +121,18 @@ SmallVector<Operation *> findCandidates(scf::ParallelOp threadLoop) {
   return candidates;
 }
 
+/// True if warp primitives of `threadLoop` became block barriers: its
+/// per-thread values already go through memory at every primitive, and more
+/// splits would only add to its (large) code.
+bool emulatesWarpPrimitives(scf::ParallelOp threadLoop) {
+  return threadLoop
+      .walk([](BarrierOp barrier) {
+        return barrier->hasAttr(kWarpSyncAttr) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// The block the barrier goes into: the loop body (for), the region after
 /// the exit test (while).
 Block *loopBody(Operation *loop) {
@@ -136,6 +148,8 @@ struct InterchangeSerialLoopsPass
 
   void runOnOperation() override {
     for (scf::ParallelOp threadLoop : collectThreadLoops(getOperation())) {
+      if (emulatesWarpPrimitives(threadLoop))
+        continue;
       for (Operation *loop : findCandidates(threadLoop)) {
         OpBuilder b = OpBuilder::atBlockBegin(loopBody(loop));
         auto barrier = BarrierOp::create(b, loop->getLoc(),

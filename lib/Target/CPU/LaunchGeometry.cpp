@@ -72,16 +72,20 @@ const Function *launchedStub(const CallBase &call,
   return nullptr;
 }
 
-/// "BXxBYxBZ" from constant block arguments, or "" if they are not.
+/// "BXxBYxBZ" from constant block arguments, or "" if they are not
+/// constants or not a valid CUDA block (such a launch fails at run time).
 std::string constantBlock(const Value *xy, const Value *z) {
   auto *packed = dyn_cast<ConstantInt>(xy);
   auto *depth = dyn_cast<ConstantInt>(z);
   if (!packed || !depth)
     return "";
   uint64_t bits = packed->getZExtValue();
-  return (Twine(bits & 0xffffffffu) + "x" + Twine(bits >> 32) + "x" +
-          Twine(depth->getZExtValue()))
-      .str();
+  uint64_t x = bits & 0xffffffffu, y = bits >> 32, d = depth->getZExtValue();
+  constexpr uint64_t kMaxThreads = 1024, kMaxDepth = 64;
+  if (x == 0 || y == 0 || d == 0 || x > kMaxThreads || y > kMaxThreads ||
+      d > kMaxDepth || x * y * d > kMaxThreads)
+    return "";
+  return (Twine(x) + "x" + Twine(y) + "x" + Twine(d)).str();
 }
 
 /// The first stub launched after `push`: later in its block, else in the
