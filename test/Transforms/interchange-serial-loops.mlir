@@ -1,7 +1,8 @@
 // RUN: %respec-opt --respec-interchange-serial-loops -split-input-file %s | FileCheck %s
 
 // A loop with a uniform trip count (a kernel argument) and a vectorizable
-// body gets a marked barrier at the start of its body.
+// body, in a block of 256 threads (a constant: a launch copy for a constant
+// block size), gets a marked barrier at the start of its body.
 // CHECK-LABEL: func.func @uniform_trip_count(
 // CHECK: scf.parallel
 // CHECK: scf.parallel (%[[T:.*]]) =
@@ -11,9 +12,10 @@
 func.func @uniform_trip_count(%n: index, %k: index, %p: !llvm.ptr) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
   %zero = llvm.mlir.constant(0.0 : f32) : f32
   scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
-    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
       %sum = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
         %i = arith.index_cast %j : index to i64
         %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
@@ -34,7 +36,8 @@ func.func @uniform_trip_count(%n: index, %k: index, %p: !llvm.ptr) {
 // -----
 
 // Left alone: a trip count that differs between threads; a call; an
-// atomic; a short constant trip count (LLVM unrolls it).
+// atomic; a short constant trip count (LLVM unrolls it); a strided access
+// (a gather across threads).
 // CHECK-LABEL: func.func @not_interchanged(
 // CHECK-NOT: respec.barrier
 // CHECK: return
@@ -42,11 +45,12 @@ llvm.func @opaque(f32) -> f32
 func.func @not_interchanged(%n: index, %k: index, %p: !llvm.ptr) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
   %c4 = arith.constant 4 : index
   %one = llvm.mlir.constant(1 : i32) : i32
   %zero = llvm.mlir.constant(0.0 : f32) : f32
   scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
-    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
       %a = scf.for %j = %c0 to %t step %c1 iter_args(%acc = %zero) -> (f32) {
         %s = llvm.fadd %acc, %acc : f32
         scf.yield %s : f32
@@ -62,7 +66,16 @@ func.func @not_interchanged(%n: index, %k: index, %p: !llvm.ptr) {
         %s = llvm.fadd %acc, %acc : f32
         scf.yield %s : f32
       }
-      llvm.store %c, %p : f32, !llvm.ptr
+      %row = arith.muli %t, %k : index
+      %d = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %c) -> (f32) {
+        %e = arith.addi %row, %j : index
+        %i = arith.index_cast %e : index to i64
+        %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %v = llvm.load %q : !llvm.ptr -> f32
+        %s = llvm.fadd %acc, %v : f32
+        scf.yield %s : f32
+      }
+      llvm.store %d, %p : f32, !llvm.ptr
       scf.reduce
     } {respec.parallel_level = "block"}
     scf.reduce
@@ -86,9 +99,10 @@ func.func @not_interchanged(%n: index, %k: index, %p: !llvm.ptr) {
 func.func @nested_and_guarded(%n: index, %k: index, %p: !llvm.ptr) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
   %zero = llvm.mlir.constant(0.0 : f32) : f32
   scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
-    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
       %sum = scf.for %i = %c0 to %k step %c1 iter_args(%outer = %zero) -> (f32) {
         %ii = arith.index_cast %i : index to i64
         %row = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %outer) -> (f32) {
@@ -107,6 +121,58 @@ func.func @nested_and_guarded(%n: index, %k: index, %p: !llvm.ptr) {
         }
         llvm.store %r, %p : f32, !llvm.ptr
       }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Left alone: blockDim.x not a known constant (the generic launch body), or
+// a loop with more than 8 per-thread values to keep.
+// CHECK-LABEL: func.func @unknown_block_or_much_state(
+// CHECK-NOT: respec.barrier
+// CHECK: return
+func.func @unknown_block_or_much_state(%n: index, %k: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %zero = llvm.mlir.constant(0.0 : f32) : f32
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %sum = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+        %s = llvm.fadd %acc, %acc : f32
+        scf.yield %s : f32
+      }
+      llvm.store %sum, %p : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+      %ti = arith.index_cast %t : index to i64
+      %x = llvm.getelementptr %p[%ti] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %x : !llvm.ptr -> f32
+      %v1 = llvm.fmul %v, %v : f32
+      %v2 = llvm.fmul %v1, %v : f32
+      %v3 = llvm.fmul %v2, %v : f32
+      %v4 = llvm.fmul %v3, %v : f32
+      %v5 = llvm.fmul %v4, %v : f32
+      %v6 = llvm.fmul %v5, %v : f32
+      %v7 = llvm.fmul %v6, %v : f32
+      %v8 = llvm.fmul %v7, %v : f32
+      %sum = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+        %s1 = llvm.fadd %acc, %v1 : f32
+        %s2 = llvm.fadd %s1, %v2 : f32
+        %s3 = llvm.fadd %s2, %v3 : f32
+        %s4 = llvm.fadd %s3, %v4 : f32
+        %s5 = llvm.fadd %s4, %v5 : f32
+        %s6 = llvm.fadd %s5, %v6 : f32
+        %s7 = llvm.fadd %s6, %v7 : f32
+        %s8 = llvm.fadd %s7, %v8 : f32
+        scf.yield %s8 : f32
+      }
+      llvm.store %sum, %x : f32, !llvm.ptr
       scf.reduce
     } {respec.parallel_level = "block"}
     scf.reduce

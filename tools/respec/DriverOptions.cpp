@@ -119,23 +119,25 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::interleaveWarpLanes},
 };
 
-/// Applies `--disable-opt=NAME[,NAME...]`; prints an error and returns
-/// false for an unknown name.
-static bool disableOptimizations(StringRef list,
-                                 mlir::respec::CPUPipelineOptions &pipeline) {
+/// Applies `--disable-opt=NAME[,NAME...]` (`enable` false) or
+/// `--enable-opt=...` (`enable` true); prints an error and returns false for
+/// an unknown name.
+static bool setOptimizations(StringRef list, bool enable,
+                             mlir::respec::CPUPipelineOptions &pipeline) {
   SmallVector<StringRef> names;
   list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef name : names) {
     bool known = name == "all";
     for (const OptionalOptimization &opt : kOptionalOptimizations) {
       if (name == "all" || name == opt.name) {
-        pipeline.*opt.enabled = false;
+        pipeline.*opt.enabled = enable;
         known = true;
       }
     }
     if (!known) {
-      errs() << "respec: error: unknown optimization '" << name
-             << "' in --disable-opt (expected all";
+      errs() << "respec: error: unknown optimization '" << name << "' in "
+             << (enable ? "--enable-opt" : "--disable-opt")
+             << " (expected all";
       for (const OptionalOptimization &opt : kOptionalOptimizations)
         errs() << ", " << opt.name;
       errs() << ")\n";
@@ -259,7 +261,9 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
         options.emit = *kind;
       }
     } else if (reader.value(arg, "--disable-opt", value, error)) {
-      error = !disableOptimizations(value, options.cpuPipeline);
+      error = !setOptimizations(value, /*enable=*/false, options.cpuPipeline);
+    } else if (reader.value(arg, "--enable-opt", value, error)) {
+      error = !setOptimizations(value, /*enable=*/true, options.cpuPipeline);
     } else if (reader.value(arg, "--coarsen", value, error)) {
       std::string message;
       if (!mlir::respec::parseCoarseningRequest(value, message)) {
@@ -412,6 +416,8 @@ Options:
                           testing): barrier-elim, barrier-uniform-control,
                           barrier-min-cut, block-size-spec,
                           loop-interchange, warp-interleave, all
+  --enable-opt=<a,b,...>  Turn optional optimizations on; loop-interchange
+                          (experimental) is off by default
   --coarsen=block=B,thread=T
                           Coarsen every kernel: each block runs B blocks and
                           each thread T threads; B, T a total spread over

@@ -67,8 +67,9 @@ struct CPUPipelineOptions {
   /// Remove barriers that order no conflicting accesses.
   bool eliminateBarriers = true;
   /// Run the threads inside uniform serial loops (vectorization across
-  /// threads).
-  bool interchangeSerialLoops = true;
+  /// threads). Experimental, off by default: measured both faster and
+  /// slower (bench/README.md).
+  bool interchangeSerialLoops = false;
   /// Copies of launch bodies for the block sizes kernels are launched with.
   bool specializeBlockSize = true;
   /// Block sizes kernels are launched with ("NAME=BXxBYxBZ", from the host

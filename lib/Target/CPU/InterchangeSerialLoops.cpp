@@ -18,10 +18,16 @@
 // changes no result of a program without data races between the threads
 // of a block (CUDA's requirement); atomics commute.
 //
-// Only loops whose body is likely to vectorize are chosen: no calls other
+// Only blocks with a constant blockDim.x of at least 64 (a launch copy for
+// a constant block size) are considered, and only loops whose per-thread
+// state (carried values, values read from before the loop) is at most 8
+// values. Only loops whose body is likely to vectorize are chosen: no calls other
 // than intrinsics, no atomics, no local allocations, no nested loops with a
-// trip count that differs between threads, and not a short constant trip
-// count, which LLVM unrolls anyway.
+// trip count that differs between threads, not a short constant trip
+// count (which LLVM unrolls anyway), and every memory access either the
+// same for all threads or contiguous in threadIdx.x. A thread that walks
+// its own row (`p[tid * n + j]`) reads memory sequentially in the original
+// order but would gather across threads after the interchange.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,8 +36,10 @@
 #include "respec/Transforms/ThreadLoopUtils.h"
 #include "respec/Transforms/ThreadUniformity.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 namespace mlir::respec {
 #define GEN_PASS_DEF_INTERCHANGESERIALLOOPSPASS
@@ -47,6 +55,16 @@ namespace {
 /// them fully, and the interchange would only add per-thread state traffic.
 constexpr int64_t kMinConstantTripCount = 8;
 
+/// Threads along x a block needs (known: blockDim.x is a constant, see
+/// respec-specialize-block-size) for a vectorized thread loop to pay for
+/// running once per iteration.
+constexpr int64_t kMinThreadsX = 64;
+
+/// Most per-thread values a loop may carry or read from before it: after
+/// the interchange each is a load (and a store if carried) per thread and
+/// iteration, which a body that kept them in registers did not pay.
+constexpr unsigned kMaxThreadState = 8;
+
 bool isSerialLoop(Operation *op) { return isa<scf::ForOp, scf::WhileOp>(op); }
 
 bool hasShortConstantTripCount(scf::ForOp loop) {
@@ -61,10 +79,144 @@ bool hasShortConstantTripCount(scf::ForOp loop) {
   return trips < kMinConstantTripCount;
 }
 
+/// How a value changes from one thread to the next along threadIdx.x: not
+/// at all (0), by a constant, or unknown (nullopt). Values all threads agree
+/// on have stride 0; the rest is followed through integer arithmetic,
+/// casts and address computations (in bytes).
+class ThreadStride {
+public:
+  ThreadStride(scf::ParallelOp threadLoop, const ThreadUniformity &uniformity)
+      : threadX(threadLoop.getInductionVars().back()), uniformity(uniformity),
+        layout(DataLayout::closest(threadLoop)) {}
+
+  std::optional<int64_t> of(Value value) {
+    auto known = cache.find(value);
+    if (known != cache.end())
+      return known->second;
+    std::optional<int64_t> stride = compute(value);
+    cache[value] = stride;
+    return stride;
+  }
+
+  /// True if `address`, accessed as `type`, is the same for all threads or
+  /// the next element for the next thread.
+  bool isVectorFriendly(Value address, Type type) {
+    std::optional<int64_t> stride = of(address);
+    return stride && (*stride == 0 || *stride == size(type));
+  }
+
+private:
+  int64_t size(Type type) {
+    return static_cast<int64_t>(layout.getTypeSize(type).getFixedValue());
+  }
+
+  std::optional<int64_t> compute(Value value) {
+    if (value == threadX)
+      return 1;
+    if (uniformity.isUniform(value))
+      return 0;
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    auto constant = [](Value v) -> std::optional<int64_t> {
+      APInt c;
+      if (matchPattern(v, m_ConstantInt(&c)))
+        return c.getSExtValue();
+      return std::nullopt;
+    };
+    auto linear = [&](Value a, Value b, int64_t sign) -> std::optional<int64_t> {
+      std::optional<int64_t> sa = of(a), sb = of(b);
+      if (!sa || !sb)
+        return std::nullopt;
+      return *sa + sign * *sb;
+    };
+    auto scaled = [&](Value a, Value b) -> std::optional<int64_t> {
+      std::optional<int64_t> sa = of(a), sb = of(b);
+      if (!sa || !sb)
+        return std::nullopt;
+      if (*sa == 0 && *sb == 0)
+        return 0;
+      if (*sb == 0)
+        if (std::optional<int64_t> c = constant(b))
+          return *sa * *c;
+      if (*sa == 0)
+        if (std::optional<int64_t> c = constant(a))
+          return *sb * *c;
+      return std::nullopt;
+    };
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp, LLVM::SExtOp, LLVM::ZExtOp, LLVM::TruncOp,
+            arith::TruncIOp>(def))
+      return of(def->getOperand(0));
+    if (isa<arith::AddIOp, LLVM::AddOp>(def))
+      return linear(def->getOperand(0), def->getOperand(1), 1);
+    if (isa<arith::SubIOp, LLVM::SubOp>(def))
+      return linear(def->getOperand(0), def->getOperand(1), -1);
+    if (isa<arith::MulIOp, LLVM::MulOp>(def))
+      return scaled(def->getOperand(0), def->getOperand(1));
+    if (isa<arith::ShLIOp, LLVM::ShlOp>(def)) {
+      std::optional<int64_t> s = of(def->getOperand(0));
+      std::optional<int64_t> c = constant(def->getOperand(1));
+      if (s && c && *c >= 0 && *c < 32)
+        return *s << *c;
+      return std::nullopt;
+    }
+    if (auto gep = dyn_cast<LLVM::GEPOp>(def))
+      return ofGEP(gep);
+    return std::nullopt;
+  }
+
+  std::optional<int64_t> ofGEP(LLVM::GEPOp gep) {
+    std::optional<int64_t> total = of(gep.getBase());
+    if (!total)
+      return std::nullopt;
+    Type type = gep.getElemType();
+    bool first = true;
+    for (auto index : gep.getIndices()) {
+      // The first index steps over whole elements; later ones go into
+      // arrays (element size) or structs (constant field offsets).
+      Type stepped = type;
+      if (!first) {
+        if (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
+          stepped = array.getElementType();
+        } else if (auto field = dyn_cast<IntegerAttr>(index);
+                   field && isa<LLVM::LLVMStructType>(type)) {
+          type = cast<LLVM::LLVMStructType>(type).getBody()[field.getInt()];
+          continue;
+        } else {
+          return std::nullopt;
+        }
+      }
+      if (auto dynamic = dyn_cast<Value>(index)) {
+        std::optional<int64_t> s = of(dynamic);
+        if (!s)
+          return std::nullopt;
+        *total += *s * size(stepped);
+      }
+      type = stepped;
+      first = false;
+    }
+    return total;
+  }
+
+  Value threadX;
+  const ThreadUniformity &uniformity;
+  DataLayout layout;
+  DenseMap<Value, std::optional<int64_t>> cache;
+};
+
 /// True if `op`'s body has nothing that keeps a thread loop around it from
 /// vectorizing, or that barrier lowering cannot move between thread loops.
-bool hasVectorizableBody(Operation *loop, const ThreadUniformity &uniformity) {
+bool hasVectorizableBody(Operation *loop, const ThreadUniformity &uniformity,
+                         ThreadStride &strides) {
   WalkResult result = loop->walk([&](Operation *op) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(op);
+        load && !strides.isVectorFriendly(load.getAddr(), load.getType()))
+      return WalkResult::interrupt();
+    if (auto store = dyn_cast<LLVM::StoreOp>(op);
+        store && !strides.isVectorFriendly(store.getAddr(),
+                                           store.getValue().getType()))
+      return WalkResult::interrupt();
     if (op == loop)
       return WalkResult::advance();
     if (isBarrierLike(op) || isa<scf::ParallelOp>(op) ||
@@ -98,9 +250,62 @@ bool hasInterchangeableAncestors(Operation *op, scf::ParallelOp threadLoop,
   return true;
 }
 
+/// The values that differ between threads and that `loop` carries or reads
+/// from the thread loop's code before it.
+unsigned countThreadState(Operation *loop, scf::ParallelOp threadLoop,
+                          const ThreadUniformity &uniformity) {
+  llvm::DenseSet<Value> state;
+  auto note = [&](Value value) {
+    if (!uniformity.isUniform(value))
+      state.insert(value);
+  };
+  for (Value result : loop->getResults())
+    note(result);
+  loop->walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      Block *owner = def ? def->getBlock() : cast<BlockArgument>(operand)
+                                                 .getOwner();
+      if (threadLoop->isAncestor(owner->getParentOp()) &&
+          !loop->isAncestor(owner->getParentOp()) &&
+          !llvm::is_contained(threadLoop.getInductionVars(), operand))
+        note(operand);
+    }
+  });
+  return state.size();
+}
+
+/// The constant `value` is, looking through integer casts (launch bounds
+/// are casts of the launch function's i32 arguments).
+std::optional<int64_t> constantThroughCasts(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
+             arith::ExtSIOp, LLVM::ZExtOp, LLVM::SExtOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  APInt constant;
+  if (!matchPattern(value, m_ConstantInt(&constant)))
+    return std::nullopt;
+  return constant.getSExtValue();
+}
+
+/// True if the thread loop's x extent is a constant of at least
+/// kMinThreadsX.
+bool hasWideConstantX(scf::ParallelOp threadLoop) {
+  std::optional<int64_t> lower =
+      constantThroughCasts(threadLoop.getLowerBound().back());
+  std::optional<int64_t> upper =
+      constantThroughCasts(threadLoop.getUpperBound().back());
+  return lower && upper && *upper - *lower >= kMinThreadsX;
+}
+
 /// The innermost serial loops of `threadLoop` worth interchanging.
 SmallVector<Operation *> findCandidates(scf::ParallelOp threadLoop) {
+  if (!hasWideConstantX(threadLoop))
+    return {};
   ThreadUniformity uniformity(threadLoop);
+  ThreadStride strides(threadLoop, uniformity);
   SmallVector<Operation *> candidates;
   threadLoop.getBody()->walk([&](Operation *op) {
     if (!isSerialLoop(op) || !uniformity.hasUniformControl(op))
@@ -108,7 +313,8 @@ SmallVector<Operation *> findCandidates(scf::ParallelOp threadLoop) {
     if (auto forOp = dyn_cast<scf::ForOp>(op);
         forOp && hasShortConstantTripCount(forOp))
       return;
-    if (!hasVectorizableBody(op, uniformity) ||
+    if (countThreadState(op, threadLoop, uniformity) > kMaxThreadState ||
+        !hasVectorizableBody(op, uniformity, strides) ||
         !hasInterchangeableAncestors(op, threadLoop, uniformity))
       return;
     // Post-order walk: an inner candidate comes first; the interchange of
