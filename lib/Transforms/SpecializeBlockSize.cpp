@@ -56,10 +56,10 @@ Value matchesBlockSize(OpBuilder &b, Location loc, LLVM::LLVMFuncOp launch,
   Value all;
   for (unsigned d = 0; d < 3; ++d) {
     Value arg = launch.getArgument(kFirstBlockDimArg + d);
-    Value constant = arith::ConstantIntOp::create(b, loc, arg.getType(),
-                                                  size[d]);
-    Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, arg,
-                                        constant);
+    Value constant =
+        arith::ConstantIntOp::create(b, loc, arg.getType(), size[d]);
+    Value equal =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, arg, constant);
     all = all ? arith::AndIOp::create(b, loc, all, equal) : equal;
   }
   return all;
@@ -121,10 +121,9 @@ bool specializeLaunch(LLVM::LLVMFuncOp launch, ArrayRef<BlockSize> sizes) {
     fallback = branch.elseBlock();
     b.setInsertionPoint(fallback->getTerminator());
   }
-  fallback->getOperations().splice(fallback->getTerminator()->getIterator(),
-                                   body.getOperations(),
-                                   ops.front()->getIterator(),
-                                   std::next(ops.back()->getIterator()));
+  fallback->getOperations().splice(
+      fallback->getTerminator()->getIterator(), body.getOperations(),
+      ops.front()->getIterator(), std::next(ops.back()->getIterator()));
   return true;
 }
 

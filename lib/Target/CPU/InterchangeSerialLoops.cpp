@@ -21,13 +21,13 @@
 // Only blocks with a constant blockDim.x of at least 64 (a launch copy for
 // a constant block size) are considered, and only loops whose per-thread
 // state (carried values, values read from before the loop) is at most 8
-// values. Only loops whose body is likely to vectorize are chosen: no calls other
-// than intrinsics, no atomics, no local allocations, no nested loops with a
-// trip count that differs between threads, not a short constant trip
-// count (which LLVM unrolls anyway), and every memory access either the
-// same for all threads or contiguous in threadIdx.x. A thread that walks
-// its own row (`p[tid * n + j]`) reads memory sequentially in the original
-// order but would gather across threads after the interchange.
+// values. Only loops whose body is likely to vectorize are chosen: no calls
+// other than intrinsics, no atomics, no local allocations, no nested loops with
+// a trip count that differs between threads, not a short constant trip count
+// (which LLVM unrolls anyway), and every memory access either the same for all
+// threads or contiguous in threadIdx.x. A thread that walks its own row (`p[tid
+// * n + j]`) reads memory sequentially in the original order but would gather
+// across threads after the interchange.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,9 +73,9 @@ bool hasShortConstantTripCount(scf::ForOp loop) {
       !matchPattern(loop.getUpperBound(), m_ConstantInt(&upper)) ||
       !matchPattern(loop.getStep(), m_ConstantInt(&step)) || step.isZero())
     return false;
-  int64_t trips = (upper.getSExtValue() - lower.getSExtValue() +
-                   step.getSExtValue() - 1) /
-                  step.getSExtValue();
+  int64_t trips =
+      (upper.getSExtValue() - lower.getSExtValue() + step.getSExtValue() - 1) /
+      step.getSExtValue();
   return trips < kMinConstantTripCount;
 }
 
@@ -124,7 +124,8 @@ private:
         return c.getSExtValue();
       return std::nullopt;
     };
-    auto linear = [&](Value a, Value b, int64_t sign) -> std::optional<int64_t> {
+    auto linear = [&](Value a, Value b,
+                      int64_t sign) -> std::optional<int64_t> {
       std::optional<int64_t> sa = of(a), sb = of(b);
       if (!sa || !sb)
         return std::nullopt;
@@ -214,8 +215,8 @@ bool hasVectorizableBody(Operation *loop, const ThreadUniformity &uniformity,
         load && !strides.isVectorFriendly(load.getAddr(), load.getType()))
       return WalkResult::interrupt();
     if (auto store = dyn_cast<LLVM::StoreOp>(op);
-        store && !strides.isVectorFriendly(store.getAddr(),
-                                           store.getValue().getType()))
+        store &&
+        !strides.isVectorFriendly(store.getAddr(), store.getValue().getType()))
       return WalkResult::interrupt();
     if (op == loop)
       return WalkResult::advance();
@@ -264,8 +265,8 @@ unsigned countThreadState(Operation *loop, scf::ParallelOp threadLoop,
   loop->walk([&](Operation *op) {
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
-      Block *owner = def ? def->getBlock() : cast<BlockArgument>(operand)
-                                                 .getOwner();
+      Block *owner =
+          def ? def->getBlock() : cast<BlockArgument>(operand).getOwner();
       if (threadLoop->isAncestor(owner->getParentOp()) &&
           !loop->isAncestor(owner->getParentOp()) &&
           !llvm::is_contained(threadLoop.getInductionVars(), operand))
@@ -358,8 +359,8 @@ struct InterchangeSerialLoopsPass
         continue;
       for (Operation *loop : findCandidates(threadLoop)) {
         OpBuilder b = OpBuilder::atBlockBegin(loopBody(loop));
-        auto barrier = BarrierOp::create(b, loop->getLoc(),
-                                         threadLoop.getInductionVars());
+        auto barrier =
+            BarrierOp::create(b, loop->getLoc(), threadLoop.getInductionVars());
         // Not the user's barrier: no divergence warnings about it.
         barrier->setAttr(kInterchangeAttr, b.getUnitAttr());
       }

@@ -58,14 +58,14 @@ DenseMap<const Function *, std::string> registeredStubs(const Module &host) {
 }
 
 /// The stub a call launches, if it is a stub call or a launch API call.
-const Function *launchedStub(const CallBase &call,
-                             const DenseMap<const Function *, std::string> &stubs) {
+const Function *
+launchedStub(const CallBase &call,
+             const DenseMap<const Function *, std::string> &stubs) {
   const Function *callee = call.getCalledFunction();
   if (callee && stubs.count(callee))
     return callee;
   if (isLaunchAPI(callee) && call.arg_size() > 0) {
-    auto *stub =
-        dyn_cast<Function>(call.getArgOperand(0)->stripPointerCasts());
+    auto *stub = dyn_cast<Function>(call.getArgOperand(0)->stripPointerCasts());
     if (stub && stubs.count(stub))
       return stub;
   }
