@@ -100,7 +100,8 @@ void splitCommaList(StringRef list, std::vector<std::string> &out) {
     out.push_back(part.str());
 }
 
-/// The optimizations `--disable-opt=NAME` turns off.
+/// The optimizations `--disable-opt=NAME` turns off and `--enable-opt=NAME`
+/// turns on.
 struct OptionalOptimization {
   StringLiteral name;
   bool mlir::respec::CPUPipelineOptions::*enabled;

@@ -38,7 +38,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 namespace mlir::respec {
@@ -68,15 +68,12 @@ constexpr unsigned kMaxThreadState = 8;
 bool isSerialLoop(Operation *op) { return isa<scf::ForOp, scf::WhileOp>(op); }
 
 bool hasShortConstantTripCount(scf::ForOp loop) {
-  APInt lower, upper, step;
-  if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lower)) ||
-      !matchPattern(loop.getUpperBound(), m_ConstantInt(&upper)) ||
-      !matchPattern(loop.getStep(), m_ConstantInt(&step)) || step.isZero())
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step || *step == 0)
     return false;
-  int64_t trips =
-      (upper.getSExtValue() - lower.getSExtValue() + step.getSExtValue() - 1) /
-      step.getSExtValue();
-  return trips < kMinConstantTripCount;
+  return (*upper - *lower + *step - 1) / *step < kMinConstantTripCount;
 }
 
 /// How a value changes from one thread to the next along threadIdx.x: not
@@ -118,12 +115,6 @@ private:
     Operation *def = value.getDefiningOp();
     if (!def)
       return std::nullopt;
-    auto constant = [](Value v) -> std::optional<int64_t> {
-      APInt c;
-      if (matchPattern(v, m_ConstantInt(&c)))
-        return c.getSExtValue();
-      return std::nullopt;
-    };
     auto linear = [&](Value a, Value b,
                       int64_t sign) -> std::optional<int64_t> {
       std::optional<int64_t> sa = of(a), sb = of(b);
@@ -138,10 +129,10 @@ private:
       if (*sa == 0 && *sb == 0)
         return 0;
       if (*sb == 0)
-        if (std::optional<int64_t> c = constant(b))
+        if (std::optional<int64_t> c = getConstantIntValue(b))
           return *sa * *c;
       if (*sa == 0)
-        if (std::optional<int64_t> c = constant(a))
+        if (std::optional<int64_t> c = getConstantIntValue(a))
           return *sb * *c;
       return std::nullopt;
     };
@@ -157,7 +148,7 @@ private:
       return scaled(def->getOperand(0), def->getOperand(1));
     if (isa<arith::ShLIOp, LLVM::ShlOp>(def)) {
       std::optional<int64_t> s = of(def->getOperand(0));
-      std::optional<int64_t> c = constant(def->getOperand(1));
+      std::optional<int64_t> c = getConstantIntValue(def->getOperand(1));
       if (s && c && *c >= 0 && *c < 32)
         return *s << *c;
       return std::nullopt;
@@ -285,10 +276,7 @@ std::optional<int64_t> constantThroughCasts(Value value) {
       break;
     value = def->getOperand(0);
   }
-  APInt constant;
-  if (!matchPattern(value, m_ConstantInt(&constant)))
-    return std::nullopt;
-  return constant.getSExtValue();
+  return getConstantIntValue(value);
 }
 
 /// True if the thread loop's x extent is a constant of at least

@@ -72,12 +72,12 @@ public:
 /// canKeepCarried); the others are demoted to thread-private slots.
 using KeepMask = SmallVector<bool>;
 
-/// The entries of `values` whose `keep` is (`kept`) true / false.
-static SmallVector<Value> select(ValueRange values, ArrayRef<bool> keep,
-                                 bool kept) {
+/// The entries of `values` at the kept positions.
+static SmallVector<Value> selectValues(ValueRange values,
+                                       ArrayRef<bool> keep) {
   SmallVector<Value> out;
   for (auto [value, k] : llvm::zip(values, keep))
-    if (k == kept)
+    if (k)
       out.push_back(value);
   return out;
 }
@@ -187,7 +187,7 @@ static Operation *demoteForCarried(scf::ForOp forOp, SlotFactory &factory,
   storeDemoted(builder, loc, forOp.getInitArgs(), slots);
   auto newFor = scf::ForOp::create(builder, loc, forOp.getLowerBound(),
                                    forOp.getUpperBound(), forOp.getStep(),
-                                   select(forOp.getInitArgs(), keep, true));
+                                   selectValues(forOp.getInitArgs(), keep));
   newFor.setUnsignedCmp(forOp.getUnsignedCmp());
   Block *oldBody = forOp.getBody();
   demoteTerminatorOperands(oldBody->getTerminator(), 0, slots);
@@ -223,7 +223,7 @@ static Operation *demoteWhileCarried(scf::WhileOp whileOp,
   demoteBlockArguments(whileOp.getAfter().front(), afterSlots);
   auto newWhile = scf::WhileOp::create(
       builder, loc, selectTypes(whileOp.getResultTypes(), keepAfter),
-      select(whileOp.getInits(), keepBefore, true));
+      selectValues(whileOp.getInits(), keepBefore));
   newWhile.getBefore().takeBody(whileOp.getBefore());
   newWhile.getAfter().takeBody(whileOp.getAfter());
   replaceResults(whileOp, newWhile, afterSlots);
