@@ -89,7 +89,13 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
   pm.addPass(createExpandReduceBarriersPass());
   pm.addPass(createLowerBarriersPass(
       {/*minimizeCrossing=*/options.minCutAcrossBarriers}));
+  // Branches on the thread index (halo loads, reduction steps, bounds
+  // checks) out of the thread loops, which then vectorize.
+  if (options.splitThreadIndexSets)
+    pm.addPass(createSplitThreadIndexSetsPass());
   pm.addPass(createSerializeThreadLoopsPass());
+  if (options.freezeBlockIndices)
+    pm.addPass(createFreezeBlockIndicesPass());
   pm.addPass(createEmitModuleTablePass());
   // Blocks run on all cores: the grid loop becomes an OpenMP worksharing
   // loop; everything left of scf/arith/index then lowers to LLVM dialect.

@@ -260,7 +260,6 @@ static void prependParameters(LLVM::LLVMFuncOp func, ArrayRef<Type> types) {
 static void makeThreadFunction(LLVM::LLVMFuncOp kernel,
                                const SharedMemoryLayout &layout) {
   MLIRContext *ctx = kernel.getContext();
-  Location loc = kernel.getLoc();
   Type i32 = IntegerType::get(ctx, 32);
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
 

@@ -10,10 +10,18 @@
 // still runs the original body, so the result never depends on the list
 // being complete.
 //
+// The copies are also taken only for grids of at most 2^30 threads along
+// each dimension (every real launch): then block and thread indices have
+// small known ranges, from which most 32-bit index arithmetic (`blockIdx.x
+// * blockDim.x + threadIdx.x`, unsigned in CUDA and so without overflow
+// flags from clang) is proven not to wrap and gets `nsw`/`nuw`, which LLVM
+// needs to see that consecutive threads access consecutive addresses.
+//
 //===----------------------------------------------------------------------===//
 
 #include "respec/Transforms/Attributes.h"
 #include "respec/Transforms/BarrierIntrinsics.h"
+#include "respec/Transforms/NoWrapInference.h"
 #include "respec/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -30,9 +38,17 @@ namespace {
 
 using BlockSize = std::array<int64_t, 3>;
 
-/// Position of blockDim.x in a launch function's arguments
+/// Positions of gridDim.x and blockDim.x in a launch function's arguments
 /// (gx, gy, gz, bx, by, bz, shared bytes, parameters).
+constexpr unsigned kFirstGridDimArg = 0;
 constexpr unsigned kFirstBlockDimArg = 3;
+
+/// Most threads along one dimension of a grid a specialized copy runs.
+constexpr int64_t kMaxGridThreads = int64_t(1) << 30;
+
+/// Largest gridDim along a dimension with `blockSize` threads per block
+/// that a specialized copy runs.
+int64_t maxGridDim(int64_t blockSize) { return kMaxGridThreads / blockSize; }
 
 /// Parses "NAME=BXxBYxBZ" into `kernel` and `size`.
 LogicalResult parseEntry(StringRef entry, StringRef &kernel, BlockSize &size) {
@@ -50,19 +66,46 @@ LogicalResult parseEntry(StringRef entry, StringRef &kernel, BlockSize &size) {
   return success();
 }
 
-/// `launch`'s block dimension arguments equal `size`.
+/// `launch`'s block dimension arguments equal `size`, and its grid has at
+/// most kMaxGridThreads threads along each dimension.
 Value matchesBlockSize(OpBuilder &b, Location loc, LLVM::LLVMFuncOp launch,
                        const BlockSize &size) {
   Value all;
+  auto require = [&](Value condition) {
+    all = all ? arith::AndIOp::create(b, loc, all, condition) : condition;
+  };
   for (unsigned d = 0; d < 3; ++d) {
     Value arg = launch.getArgument(kFirstBlockDimArg + d);
     Value constant =
         arith::ConstantIntOp::create(b, loc, arg.getType(), size[d]);
-    Value equal =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, arg, constant);
-    all = all ? arith::AndIOp::create(b, loc, all, equal) : equal;
+    require(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, arg, constant));
+  }
+  for (unsigned d = 0; d < 3; ++d) {
+    Value grid = launch.getArgument(kFirstGridDimArg + d);
+    Value limit = arith::ConstantIntOp::create(b, loc, grid.getType(),
+                                               maxGridDim(size[d]));
+    require(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, grid, limit));
   }
   return all;
+}
+
+/// Adds overflow flags to the copy in `block` for `size`: its grid
+/// dimensions are at most maxGridDim (see matchesBlockSize).
+void inferCopyNoWrapFlags(Block &block, LLVM::LLVMFuncOp launch,
+                          const BlockSize &size) {
+  DenseMap<Value, ConstantIntRanges> known;
+  for (unsigned d = 0; d < 3; ++d) {
+    Value grid = launch.getArgument(kFirstGridDimArg + d);
+    unsigned width = ConstantIntRanges::getStorageBitwidth(grid.getType());
+    if (width < 32)
+      continue;
+    known.try_emplace(grid, ConstantIntRanges::fromUnsigned(
+                                APInt(width, 1),
+                                APInt(width, maxGridDim(size[d]))));
+  }
+  inferNoWrapFlags(block, known);
 }
 
 /// Clones `ops` before `block`'s terminator with blockDim replaced by
@@ -118,6 +161,7 @@ bool specializeLaunch(LLVM::LLVMFuncOp launch, ArrayRef<BlockSize> sizes) {
     Value matches = matchesBlockSize(b, loc, launch, size);
     auto branch = scf::IfOp::create(b, loc, matches, /*withElseRegion=*/true);
     cloneForBlockSize(ops, branch.thenBlock(), launch, size);
+    inferCopyNoWrapFlags(*branch.thenBlock(), launch, size);
     fallback = branch.elseBlock();
     b.setInsertionPoint(fallback->getTerminator());
   }

@@ -111,6 +111,9 @@ thread_local BlockScratchArena blockScratch;
 
 } // namespace
 
+// Generated code is told (CPUBackend.cpp, describeRuntimeAllocators) that
+// these two return 64-byte aligned storage that no other pointer of the
+// calling block points into: keep it so.
 extern "C" void *__respec_shared_memory(uint64_t bytes) {
   return sharedMemory.get(bytes);
 }

@@ -1,5 +1,5 @@
 // RUN: %respec-opt -split-input-file -verify-diagnostics %s \
-// RUN:   --respec-specialize-block-size="block-sizes=_Z1kPi=16x8x1,_Z1kPi=32x1x1,_Z1kPi=16x8x1,_Z1kPi=64x1x1" \
+// RUN:   --respec-specialize-block-size="block-sizes=_Z1kPi=16x8x1,_Z1kPi=32x1x1,_Z1kPi=16x8x1,_Z1kPi=64x1x1,_Z6globalPi=256x1x1" \
 // RUN:   | FileCheck %s
 // RUN: %respec-opt -split-input-file %s \
 // RUN:   --respec-specialize-block-size="block-sizes=_Z1kPi=16x8x1 max-versions=1" \
@@ -21,14 +21,22 @@
 // CHECK: %[[XY:.+]] = arith.andi %[[X16]], %[[Y8]] : i1
 // CHECK: %[[C1:.+]] = arith.constant 1 : i32
 // CHECK: %[[Z1:.+]] = arith.cmpi eq, %[[BZ]], %[[C1]] : i32
-// CHECK: %[[M0:.+]] = arith.andi %[[XY]], %[[Z1]] : i1
+// CHECK: arith.andi %[[XY]], %[[Z1]] : i1
+// CHECK: %[[CAPX:.+]] = arith.constant 67108864 : i32
+// CHECK: arith.cmpi ule, %[[GX]], %[[CAPX]] : i32
+// CHECK: %[[CAPY:.+]] = arith.constant 134217728 : i32
+// CHECK: arith.cmpi ule, %[[GY]], %[[CAPY]] : i32
+// CHECK: %[[CAPZ:.+]] = arith.constant 1073741824 : i32
+// CHECK: arith.cmpi ule, %[[GZ]], %[[CAPZ]] : i32
+// CHECK: %[[M0:.+]] = arith.andi
 // CHECK: scf.if %[[M0]] {
 // CHECK-DAG: %[[K16:.+]] = arith.constant 16 : i32
 // CHECK-DAG: %[[K8:.+]] = arith.constant 8 : i32
 // CHECK: arith.index_castui %[[K16]] : i32 to index
 // CHECK: arith.index_castui %[[K8]] : i32 to index
 // CHECK: scf.parallel
-// CHECK: arith.muli %[[K16]], %{{.+}} : i32
+// CHECK: %[[ROW:.+]] = arith.muli %[[K16]], %{{.+}} overflow<nsw, nuw> : i32
+// CHECK: arith.addi %[[ROW]], %{{.+}} overflow<nsw, nuw> : i32
 // CHECK: } else {
 // CHECK: arith.constant 32 : i32
 // CHECK: scf.if
@@ -39,6 +47,7 @@
 // CHECK: arith.index_castui %[[BY]] : i32 to index
 // CHECK: scf.parallel
 // CHECK: arith.muli %[[BX]], %{{.+}} : i32
+// CHECK-NOT: overflow
 // CHECK-NOT: arith.constant 64
 // CHECK: llvm.return
 
@@ -91,6 +100,49 @@ llvm.func @__respec_launch._Z5otherPi(%gx: i32, %gy: i32, %gz: i32, %bx: i32,
   %nb = arith.index_castui %gx : i32 to index
   scf.parallel (%b) = (%c0) to (%nb) step (%c1) {
     scf.parallel (%tx) = (%c0) to (%nx) step (%c1) {
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  llvm.return
+}
+
+// -----
+
+// The global index `blockIdx.x * blockDim.x + threadIdx.x` in 32 bits gets
+// `nsw nuw` in the copy for 256-thread blocks (its grids have at most 2^22
+// blocks along x); a sum that can wrap even so (+ a kernel argument) does
+// not, nor does anything in the generic body.
+// CHECK-LABEL: llvm.func @__respec_launch._Z6globalPi(
+// CHECK: scf.if
+// CHECK: %[[BASE:.+]] = llvm.mul %{{.+}}, %{{.+}} overflow<nsw, nuw> : i32
+// CHECK: %[[GID:.+]] = llvm.add %[[BASE]], %{{.+}} overflow<nsw, nuw> : i32
+// CHECK: llvm.add %[[GID]], %{{.+}} : i32
+// CHECK: } else {
+// CHECK: llvm.mul %{{.+}}, %{{.+}} : i32
+// CHECK: llvm.add %{{.+}}, %{{.+}} : i32
+// CHECK: llvm.add %{{.+}}, %{{.+}} : i32
+// CHECK: llvm.return
+llvm.func @__respec_launch._Z6globalPi(%gx: i32, %gy: i32, %gz: i32, %bx: i32,
+                                       %by: i32, %bz: i32, %shared: i64,
+                                       %params: !llvm.ptr)
+    attributes {respec.kernel_name = "_Z6globalPi"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %out = llvm.load %params : !llvm.ptr -> !llvm.ptr
+  %arg = llvm.load %params : !llvm.ptr -> i32
+  %nx = arith.index_castui %bx : i32 to index
+  %nb = arith.index_castui %gx : i32 to index
+  scf.parallel (%b) = (%c0) to (%nb) step (%c1) {
+    %bi = arith.index_castui %b : index to i32
+    scf.parallel (%tx) = (%c0) to (%nx) step (%c1) {
+      %x = arith.index_castui %tx : index to i32
+      %base = llvm.mul %bi, %bx : i32
+      %gid = llvm.add %base, %x : i32
+      %shifted = llvm.add %gid, %arg : i32
+      %i = llvm.sext %gid : i32 to i64
+      %p = llvm.getelementptr %out[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %shifted, %p : i32, !llvm.ptr
       scf.reduce
     } {respec.parallel_level = "block"}
     scf.reduce

@@ -112,10 +112,14 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::hoistUniformBarrierControl},
     {"barrier-min-cut",
      &mlir::respec::CPUPipelineOptions::minCutAcrossBarriers},
+    {"block-index-freeze",
+     &mlir::respec::CPUPipelineOptions::freezeBlockIndices},
     {"block-size-spec",
      &mlir::respec::CPUPipelineOptions::specializeBlockSize},
     {"loop-interchange",
      &mlir::respec::CPUPipelineOptions::interchangeSerialLoops},
+    {"thread-index-split",
+     &mlir::respec::CPUPipelineOptions::splitThreadIndexSets},
     {"warp-interleave",
      &mlir::respec::CPUPipelineOptions::interleaveWarpLanes},
 };
@@ -415,8 +419,9 @@ Options:
                           spills and shared memory per kernel
   --disable-opt=<a,b,...> Turn optional optimizations off (for differential
                           testing): barrier-elim, barrier-uniform-control,
-                          barrier-min-cut, block-size-spec,
-                          loop-interchange, warp-interleave, all
+                          barrier-min-cut, block-index-freeze,
+                          block-size-spec, loop-interchange,
+                          thread-index-split, warp-interleave, all
   --enable-opt=<a,b,...>  Turn optional optimizations on; loop-interchange
                           (experimental) is off by default
   --coarsen=block=B,thread=T

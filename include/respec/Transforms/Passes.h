@@ -72,6 +72,12 @@ struct CPUPipelineOptions {
   bool interchangeSerialLoops = false;
   /// Copies of launch bodies for the block sizes kernels are launched with.
   bool specializeBlockSize = true;
+  /// Split thread loops where branches on the thread index change, so that
+  /// each part runs without the branch.
+  bool splitThreadIndexSets = true;
+  /// Block indices as opaque values computed once per block (keeps LLVM
+  /// from recomputing them by division inside thread loops).
+  bool freezeBlockIndices = true;
   /// Block sizes kernels are launched with ("NAME=BXxBYxBZ", from the host
   /// code): each gets a copy of its launch body with constant blockDim.
   std::vector<std::string> launchBlockSizes;

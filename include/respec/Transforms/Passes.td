@@ -204,6 +204,47 @@ def InterchangeSerialLoopsPass : Pass<"respec-interchange-serial-loops",
   let dependentDialects = ["respec::RespecDialect"];
 }
 
+def SplitThreadIndexSetsPass : Pass<"respec-split-thread-index-sets",
+                                    "ModuleOp"> {
+  let summary = "Split thread loops at the thread indices where a branch "
+                "on the thread index changes";
+  let description = [{
+    For the CPU back end, after barrier lowering. A branch inside a thread
+    loop whose condition compares a thread index (plus values the same for
+    all threads, added without wrap-around) with a value the same for all
+    threads (`tx == 0`, `tid < stride`, `blockIdx.x * blockDim.x +
+    threadIdx.x < n`) is taken by a range of threads. The loop is split at
+    the ends of that range into loops in which the condition is a constant
+    and the branch is gone, so that LLVM can vectorize them. Switches on a
+    thread index become chains of such branches first. Between barriers
+    CUDA does not order the threads of a block, so running them in another
+    order is correct. At most `max-pieces` loops come from one thread loop
+    (4 if its bounds are not constants), and the parts may add at most
+    twice the loop's size (or 600 operations).
+  }];
+  let options = [
+    Option<"maxPieces", "max-pieces", "unsigned", "8",
+           "Most loops one thread loop with constant bounds is split into "
+           "(at most 4 for loops with run-time bounds)">,
+  ];
+  let dependentDialects = ["scf::SCFDialect", "arith::ArithDialect",
+                           "LLVM::LLVMDialect"];
+}
+
+def FreezeBlockIndicesPass : Pass<"respec-freeze-block-indices",
+                                  "ModuleOp"> {
+  let summary = "Make block indices opaque values computed once per block";
+  let description = [{
+    For the CPU back end, before the grid loop becomes an OpenMP loop. Each
+    block index (induction variable of a grid loop) is replaced by a frozen
+    copy made at the start of the block. The OpenMP lowering computes block
+    indices from one collapsed counter by division; without the freeze,
+    LLVM's loop strength reduction re-expands that division at uses inside
+    the thread loops, once per thread.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect"];
+}
+
 def SpecializeBlockSizePass : Pass<"respec-specialize-block-size",
                                    "ModuleOp"> {
   let summary = "Give launches a version for the block sizes they are "
@@ -340,9 +381,11 @@ def SerializeThreadLoopsPass
     "block"`) into a nest of `scf.for` loops with x innermost, so that one
     CPU thread runs all GPU threads of a block in order and LLVM's loop
     vectorizer sees consecutive x as consecutive iterations. Legal only for
-    thread loops without barriers, which the CPU pipeline guarantees.
+    thread loops without barriers, which the CPU pipeline guarantees. The
+    loops carry LLVM loop metadata that disables unrolling, so that LLVM's
+    loop vectorizer, not its full unrolling, handles short thread loops.
   }];
-  let dependentDialects = ["scf::SCFDialect"];
+  let dependentDialects = ["scf::SCFDialect", "LLVM::LLVMDialect"];
 }
 
 def EmitModuleTablePass : Pass<"respec-emit-module-table", "ModuleOp"> {

@@ -162,7 +162,7 @@ struct LowerAlternativesPass
                                                cases, cases.size());
     auto fill = [&](Region &target, Region &version) {
       OpBuilder::InsertionGuard guard(b);
-      Block *block = b.createBlock(&target);
+      b.createBlock(&target);
       auto yield = scf::YieldOp::create(b, loc);
       inlineVersion(version, yield);
     };
