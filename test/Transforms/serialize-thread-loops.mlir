@@ -2,7 +2,10 @@
 
 // The 3-D thread loop (z, y, x) becomes a nest of scf.for with its first
 // dimension outermost, so x runs innermost; the grid loop around it and its
-// shared allocation stay as they are.
+// shared allocation stay as they are. The loops carry LLVM loop metadata
+// that disables unrolling (LLVM's loop vectorizer handles them instead).
+// CHECK: #[[UNROLL:.*]] = #llvm.loop_unroll<disable = true>
+// CHECK: #[[NOUNROLL_DEF:.*]] = #llvm.loop_annotation<unroll = #[[UNROLL]]>
 
 // CHECK-LABEL: llvm.func @__respec_launch.k(
 // CHECK-SAME: %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[P:[^:]*]]: !llvm.ptr)
@@ -21,9 +24,9 @@
 // CHECK-NEXT: %[[YI:.*]] = arith.index_castui %[[Y]] : index to i32
 // CHECK-NEXT: %[[ZI:.*]] = arith.index_castui %[[Z]] : index to i32
 // CHECK-NEXT: llvm.call @thread(%[[XI]], %[[YI]], %[[ZI]], %[[SH]], %[[P]])
-// CHECK-NEXT: }
-// CHECK-NEXT: }
-// CHECK-NEXT: }
+// CHECK-NEXT: } {loop_annotation = #[[NOUNROLL:.*]]}
+// CHECK-NEXT: } {loop_annotation = #[[NOUNROLL]]}
+// CHECK-NEXT: } {loop_annotation = #[[NOUNROLL]]}
 // CHECK-NEXT: scf.reduce
 // CHECK-NEXT: } {respec.parallel_level = "grid"}
 // CHECK-NOT: scf.parallel
