@@ -80,6 +80,8 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
     pm.addPass(createInterleaveWarpLanesPass());
   pm.addPass(createExpandWarpIntrinsicsPass());
   pm.addPass(createLowerDeviceIntrinsicsToCPUPass());
+  if (options.localizeSharedAtomics)
+    pm.addPass(createLocalizeSharedAtomicsPass());
   if (options.interchangeSerialLoops)
     pm.addPass(createInterchangeSerialLoopsPass());
   // Barriers: uniform control first, then reducing barriers become plain

@@ -118,6 +118,8 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::specializeBlockSize},
     {"loop-interchange",
      &mlir::respec::CPUPipelineOptions::interchangeSerialLoops},
+    {"shared-atomics",
+     &mlir::respec::CPUPipelineOptions::localizeSharedAtomics},
     {"thread-index-split",
      &mlir::respec::CPUPipelineOptions::splitThreadIndexSets},
     {"warp-interleave",
@@ -421,7 +423,8 @@ Options:
                           testing): barrier-elim, barrier-uniform-control,
                           barrier-min-cut, block-index-freeze,
                           block-size-spec, loop-interchange,
-                          thread-index-split, warp-interleave, all
+                          shared-atomics, thread-index-split,
+                          warp-interleave, all
   --enable-opt=<a,b,...>  Turn optional optimizations on; loop-interchange
                           (experimental) is off by default
   --coarsen=block=B,thread=T

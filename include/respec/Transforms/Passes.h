@@ -78,6 +78,9 @@ struct CPUPipelineOptions {
   /// Block indices as opaque values computed once per block (keeps LLVM
   /// from recomputing them by division inside thread loops).
   bool freezeBlockIndices = true;
+  /// Atomics on shared memory as plain loads and stores (one OS thread runs
+  /// a block).
+  bool localizeSharedAtomics = true;
   /// Block sizes kernels are launched with ("NAME=BXxBYxBZ", from the host
   /// code): each gets a copy of its launch body with constant blockDim.
   std::vector<std::string> launchBlockSizes;

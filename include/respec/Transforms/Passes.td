@@ -245,6 +245,20 @@ def FreezeBlockIndicesPass : Pass<"respec-freeze-block-indices",
   let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect"];
 }
 
+def LocalizeSharedAtomicsPass : Pass<"respec-localize-shared-atomics",
+                                     "ModuleOp"> {
+  let summary = "Turn atomics on shared memory into plain loads and stores";
+  let description = [{
+    For the CPU back end, where one OS thread runs all threads of a block
+    and a block's shared memory is its own: an `llvm.atomicrmw` (exchange,
+    integer and bitwise operations, min/max, floating-point add/sub) or
+    `llvm.cmpxchg` whose address is the block's shared memory base plus
+    offsets becomes a load, the operation and a store. Volatile atomics and
+    addresses of unknown origin stay atomic.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
 def SpecializeBlockSizePass : Pass<"respec-specialize-block-size",
                                    "ModuleOp"> {
   let summary = "Give launches a version for the block sizes they are "
