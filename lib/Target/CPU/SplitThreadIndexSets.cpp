@@ -463,20 +463,34 @@ unsigned countOps(scf::ParallelOp loop) {
   return ops;
 }
 
+/// The value of a loop bound if it is constant, also when it is a cast of a
+/// constant (the launch copies for constant block sizes cast the 32-bit
+/// blockDim), kWideBits wide.
+std::optional<APInt> getConstantBound(Value value) {
+  Value source = value;
+  bool zeroExtend = false;
+  if (auto cast = source.getDefiningOp<arith::IndexCastUIOp>()) {
+    source = cast.getIn();
+    zeroExtend = true;
+  } else if (auto cast = source.getDefiningOp<arith::IndexCastOp>()) {
+    source = cast.getIn();
+  }
+  APInt constant;
+  if (!matchPattern(source, m_ConstantInt(&constant)))
+    return std::nullopt;
+  return zeroExtend ? constant.zext(kWideBits) : constant.sext(kWideBits);
+}
+
 /// Threads `loop` runs if its bounds are constants.
 std::optional<int64_t> getConstantThreadCount(scf::ParallelOp loop) {
   int64_t count = 1;
   for (auto [lower, upper] :
        llvm::zip(loop.getLowerBound(), loop.getUpperBound())) {
-    std::optional<int64_t> lo = getConstantIntValue(lower);
-    std::optional<int64_t> hi = getConstantIntValue(upper);
-    if (auto cast = upper.getDefiningOp<arith::IndexCastUIOp>())
-      hi = getConstantIntValue(cast.getIn());
-    if (auto cast = lower.getDefiningOp<arith::IndexCastUIOp>())
-      lo = getConstantIntValue(cast.getIn());
+    std::optional<APInt> lo = getConstantBound(lower);
+    std::optional<APInt> hi = getConstantBound(upper);
     if (!lo || !hi)
       return std::nullopt;
-    count *= std::max<int64_t>(*hi - *lo, 0);
+    count *= std::max<int64_t>((*hi - *lo).getSExtValue(), 0);
   }
   return count;
 }
@@ -549,21 +563,9 @@ private:
 
   Bound constantBound(const APInt &value) { return {value, Value()}; }
 
-  /// A loop bound, constant also when it is a cast of a constant (the
-  /// launch copies for constant block sizes cast the 32-bit blockDim).
   Bound loopBound(Value value) {
-    Value source = value;
-    bool zeroExtend = false;
-    if (auto cast = source.getDefiningOp<arith::IndexCastUIOp>()) {
-      source = cast.getIn();
-      zeroExtend = true;
-    } else if (auto cast = source.getDefiningOp<arith::IndexCastOp>()) {
-      source = cast.getIn();
-    }
-    APInt constant;
-    if (matchPattern(source, m_ConstantInt(&constant)))
-      return constantBound(zeroExtend ? constant.zext(kWideBits)
-                                      : constant.sext(kWideBits));
+    if (std::optional<APInt> constant = getConstantBound(value))
+      return constantBound(*constant);
     return {std::nullopt, value};
   }
 
