@@ -95,6 +95,10 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
   // checks) out of the thread loops, which then vectorize.
   if (options.splitThreadIndexSets)
     pm.addPass(createSplitThreadIndexSetsPass());
+  // Thread loops around serial loops: LLVM vectorizes only innermost
+  // loops, so respec runs their threads as SIMD lanes itself.
+  if (options.vectorizeThreadLoops && options.threadVectorLanes > 1)
+    pm.addPass(createVectorizeThreadLoopsPass({options.threadVectorLanes}));
   pm.addPass(createSerializeThreadLoopsPass());
   if (options.freezeBlockIndices)
     pm.addPass(createFreezeBlockIndicesPass());

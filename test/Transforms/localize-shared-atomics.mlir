@@ -2,26 +2,27 @@
 
 // Atomics on the block's shared memory become load, operation and store
 // (one OS thread runs the whole block); cmpxchg's {old, success} result is
-// rebuilt. Atomics on other memory, volatile ones and operations without
+// rebuilt; the plain accesses are marked respec.block_serial (correct only
+// while one thread of the block runs at a time). Atomics on other memory, volatile ones and operations without
 // a plain equivalent here (nand) stay atomic.
 // CHECK-LABEL: func.func @shared_and_global(
 // CHECK-SAME: %[[G:[^:]*]]: !llvm.ptr, %[[I:[^:]*]]: i64, %[[V:[^:]*]]: i32, %[[F:[^:]*]]: f32)
 // CHECK: %[[SH:.*]] = llvm.call @__respec_shared_memory
 // CHECK: %[[BIN:.*]] = llvm.getelementptr %[[SH]][%[[I]]]
-// CHECK: %[[OLD:.*]] = llvm.load %[[BIN]] : !llvm.ptr -> i32
+// CHECK: %[[OLD:.*]] = llvm.load %[[BIN]] {respec.block_serial} : !llvm.ptr -> i32
 // CHECK: %[[SUM:.*]] = llvm.add %[[OLD]], %[[V]] : i32
-// CHECK: llvm.store %[[SUM]], %[[BIN]]
-// CHECK: %[[OLD2:.*]] = llvm.load %[[BIN]] : !llvm.ptr -> i32
+// CHECK: llvm.store %[[SUM]], %[[BIN]] {respec.block_serial}
+// CHECK: %[[OLD2:.*]] = llvm.load %[[BIN]] {respec.block_serial} : !llvm.ptr -> i32
 // CHECK: %[[MAX:.*]] = llvm.intr.umax(%[[OLD2]], %[[V]])
-// CHECK: llvm.store %[[MAX]], %[[BIN]]
+// CHECK: llvm.store %[[MAX]], %[[BIN]] {respec.block_serial}
 // CHECK: %[[FP:.*]] = llvm.getelementptr %[[SH]][%[[I]]]
-// CHECK: %[[FOLD:.*]] = llvm.load %[[FP]] : !llvm.ptr -> f32
+// CHECK: %[[FOLD:.*]] = llvm.load %[[FP]] {respec.block_serial} : !llvm.ptr -> f32
 // CHECK: %[[FSUM:.*]] = llvm.fadd %[[FOLD]], %[[F]] : f32
-// CHECK: llvm.store %[[FSUM]], %[[FP]]
-// CHECK: %[[CUR:.*]] = llvm.load %[[BIN]] : !llvm.ptr -> i32
+// CHECK: llvm.store %[[FSUM]], %[[FP]] {respec.block_serial}
+// CHECK: %[[CUR:.*]] = llvm.load %[[BIN]] {respec.block_serial} : !llvm.ptr -> i32
 // CHECK: %[[EQ:.*]] = llvm.icmp "eq" %[[CUR]], %[[V]] : i32
 // CHECK: %[[NEW:.*]] = llvm.select %[[EQ]], %[[OLD]], %[[CUR]]
-// CHECK: llvm.store %[[NEW]], %[[BIN]]
+// CHECK: llvm.store %[[NEW]], %[[BIN]] {respec.block_serial}
 // CHECK: llvm.insertvalue %[[CUR]], %{{.*}}[0]
 // CHECK: llvm.insertvalue %[[EQ]], %{{.*}}[1]
 // CHECK: llvm.atomicrmw add %[[G]], %[[V]] monotonic

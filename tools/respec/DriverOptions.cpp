@@ -122,6 +122,8 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::localizeSharedAtomics},
     {"thread-index-split",
      &mlir::respec::CPUPipelineOptions::splitThreadIndexSets},
+    {"thread-vectorize",
+     &mlir::respec::CPUPipelineOptions::vectorizeThreadLoops},
     {"warp-interleave",
      &mlir::respec::CPUPipelineOptions::interleaveWarpLanes},
 };
@@ -424,7 +426,7 @@ Options:
                           barrier-min-cut, block-index-freeze,
                           block-size-spec, loop-interchange,
                           shared-atomics, thread-index-split,
-                          warp-interleave, all
+                          thread-vectorize, warp-interleave, all
   --enable-opt=<a,b,...>  Turn optional optimizations on; loop-interchange
                           (experimental) is off by default
   --coarsen=block=B,thread=T

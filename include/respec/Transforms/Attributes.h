@@ -54,6 +54,12 @@ inline constexpr llvm::StringLiteral kKernelVersionOfAttr =
 inline constexpr llvm::StringLiteral kKernelSharedBytesAttr =
     "respec.shared_bytes";
 
+/// On loads and stores that replace an atomic operation on shared memory
+/// (respec-localize-shared-atomics): correct only while the threads of a
+/// block run one after the other, so passes that run threads side by side
+/// (respec-vectorize-thread-loops) leave their thread loops alone.
+inline constexpr llvm::StringLiteral kBlockSerialAttr = "respec.block_serial";
+
 /// Prefix of launch function names.
 inline constexpr llvm::StringLiteral kLaunchPrefix = "__respec_launch.";
 

@@ -81,6 +81,10 @@ struct CPUPipelineOptions {
   /// Atomics on shared memory as plain loads and stores (one OS thread runs
   /// a block).
   bool localizeSharedAtomics = true;
+  /// Threads of thread loops around serial loops as SIMD lanes
+  /// (respec-vectorize-thread-loops), `threadVectorLanes` per vector.
+  bool vectorizeThreadLoops = true;
+  unsigned threadVectorLanes = 8;
   /// Block sizes kernels are launched with ("NAME=BXxBYxBZ", from the host
   /// code): each gets a copy of its launch body with constant blockDim.
   std::vector<std::string> launchBlockSizes;

@@ -387,6 +387,32 @@ def LowerBarriersPass : Pass<"respec-lower-barriers", "ModuleOp"> {
                            "arith::ArithDialect"];
 }
 
+def VectorizeThreadLoopsPass
+    : Pass<"respec-vectorize-thread-loops", "ModuleOp"> {
+  let summary = "Run consecutive threads of a block as the lanes of SIMD "
+                "vectors where a serial loop keeps LLVM from vectorizing";
+  let description = [{
+    For the CPU back end, after barrier lowering (thread loops without
+    barriers). A thread loop whose body contains a serial loop (`scf.for`,
+    `scf.while`) is one LLVM's loop vectorizer leaves scalar: it vectorizes
+    innermost loops only. This pass vectorizes the thread loop's x dimension
+    itself: `lanes` consecutive threads run as the lanes of vectors, values
+    that do not depend on the lane stay scalar, loads and stores become
+    vector accesses where the lanes' addresses are consecutive and gathers
+    or scatters elsewhere, branches whose condition differs between lanes
+    run both sides under lane masks, and loops whose exit differs between
+    lanes run until every lane has left. The threads beyond the last full
+    vector run in the original loop. Loops with calls, atomics, localized
+    shared-memory atomics or ops the pass cannot widen are left alone.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "unsigned", /*default=*/"8",
+           "Threads per vector (at least 2; 1 turns the pass off)">,
+  ];
+  let dependentDialects = ["scf::SCFDialect", "LLVM::LLVMDialect",
+                           "arith::ArithDialect"];
+}
+
 def SerializeThreadLoopsPass
     : Pass<"respec-serialize-thread-loops", "ModuleOp"> {
   let summary = "Run the threads of a block as a counted loop nest";

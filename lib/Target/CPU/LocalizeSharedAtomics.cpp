@@ -80,6 +80,13 @@ unsigned getAlignment(std::optional<uint64_t> alignment) {
   return alignment ? static_cast<unsigned>(*alignment) : 0;
 }
 
+/// Marks the plain accesses that replace an atomic: they stay correct only
+/// while one thread of the block runs at a time.
+void markBlockSerial(std::initializer_list<Operation *> accesses) {
+  for (Operation *access : accesses)
+    access->setAttr(kBlockSerialAttr, UnitAttr::get(access->getContext()));
+}
+
 /// Replaces `atomic` by load, operation and store; false if it stays.
 bool localize(LLVM::AtomicRMWOp atomic) {
   if (atomic.getVolatile_() || !isSharedMemoryAddress(atomic.getPtr()))
@@ -87,14 +94,17 @@ bool localize(LLVM::AtomicRMWOp atomic) {
   OpBuilder builder(atomic);
   Location loc = atomic.getLoc();
   unsigned alignment = getAlignment(atomic.getAlignment());
-  Value old = LLVM::LoadOp::create(builder, loc, atomic.getRes().getType(),
+  auto load = LLVM::LoadOp::create(builder, loc, atomic.getRes().getType(),
                                    atomic.getPtr(), alignment);
+  Value old = load;
   Value updated = buildUpdatedValue(builder, atomic, old);
   if (!updated) {
-    old.getDefiningOp()->erase();
+    load->erase();
     return false;
   }
-  LLVM::StoreOp::create(builder, loc, updated, atomic.getPtr(), alignment);
+  auto store =
+      LLVM::StoreOp::create(builder, loc, updated, atomic.getPtr(), alignment);
+  markBlockSerial({load, store});
   atomic.getRes().replaceAllUsesWith(old);
   atomic.erase();
   return true;
@@ -109,13 +119,16 @@ bool localize(LLVM::AtomicCmpXchgOp cmpxchg) {
   Location loc = cmpxchg.getLoc();
   unsigned alignment = getAlignment(cmpxchg.getAlignment());
   Type valueType = cmpxchg.getVal().getType();
-  Value old = LLVM::LoadOp::create(builder, loc, valueType, cmpxchg.getPtr(),
+  auto load = LLVM::LoadOp::create(builder, loc, valueType, cmpxchg.getPtr(),
                                    alignment);
+  Value old = load;
   Value success = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
                                        old, cmpxchg.getCmp());
   Value stored =
       LLVM::SelectOp::create(builder, loc, success, cmpxchg.getVal(), old);
-  LLVM::StoreOp::create(builder, loc, stored, cmpxchg.getPtr(), alignment);
+  auto store =
+      LLVM::StoreOp::create(builder, loc, stored, cmpxchg.getPtr(), alignment);
+  markBlockSerial({load, store});
   Value result = LLVM::UndefOp::create(builder, loc, cmpxchg.getType());
   result = LLVM::InsertValueOp::create(builder, loc, result, old,
                                        ArrayRef<int64_t>{0});

@@ -1,0 +1,213 @@
+// RUN: %respec-opt --respec-vectorize-thread-loops %s | FileCheck %s
+// RUN: %respec-opt --respec-vectorize-thread-loops=lanes=4 %s | FileCheck %s --check-prefix=FOUR
+
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+llvm.func @opaque(f32) -> f32
+
+// A serial loop all threads run alike: the thread loop steps by 8 lanes,
+// the per-thread accumulator is a vector carried by the loop, the tile
+// element all lanes read is one scalar load, the per-thread slot a vector
+// load and store, sqrt a vector intrinsic. Threads 96..99 run in the
+// original loop.
+// CHECK-LABEL: func.func @uniform_loop(
+// CHECK-SAME: %[[ACC:[^:]*]]: !llvm.ptr, %[[TILE:[^:]*]]: !llvm.ptr, %[[N:[^:]*]]: index)
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[C100:.*]] = arith.constant 100 : index
+// CHECK: %[[END:.*]] = arith.addi
+// CHECK: scf.parallel (%[[X:.*]]) = (%{{.*}}) to (%[[END]]) step (%[[C8]]) {
+// CHECK: %[[LANES:.*]] = arith.addi %{{.*}}, %{{.*}} : vector<8xi64>
+// CHECK: %[[SLOTS:.*]] = llvm.getelementptr %{{.*}}[%[[LANES]]] : (vector<8x!llvm.ptr>, vector<8xi64>) -> vector<8x!llvm.ptr>, f32
+// CHECK: %[[FIRST:.*]] = llvm.extractelement %[[SLOTS]]
+// CHECK: %[[INIT:.*]] = llvm.load %[[FIRST]] {alignment = 4 : i64} : !llvm.ptr -> vector<8xf32>
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[S:.*]] = %[[INIT]]) -> (vector<8xf32>) {
+// CHECK: %[[TP:.*]] = llvm.getelementptr %[[TILE]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK: %[[T:.*]] = llvm.load %[[TP]] : !llvm.ptr -> f32
+// CHECK: %[[TV:.*]] = llvm.shufflevector
+// CHECK: %[[D:.*]] = llvm.fsub %[[TV]], %[[INIT]] : vector<8xf32>
+// CHECK: %[[SQ:.*]] = llvm.call_intrinsic "llvm.sqrt.f32"(%[[D]]) : (vector<8xf32>) -> vector<8xf32>
+// CHECK: %[[NEXT:.*]] = llvm.fadd %[[S]], %[[SQ]] : vector<8xf32>
+// CHECK: scf.yield %[[NEXT]] : vector<8xf32>
+// CHECK: llvm.store %[[SUM]], %{{.*}} {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK: scf.parallel (%{{.*}}) = (%[[END]]) to (%[[C100]]) step (%{{.*}}) {
+// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: } {respec.parallel_level = "block"}
+// FOUR-LABEL: func.func @uniform_loop(
+// FOUR: step (%c4)
+// FOUR: vector<4xf32>
+func.func @uniform_loop(%acc: !llvm.ptr, %tile: !llvm.ptr, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%x) = (%c0) to (%c100) step (%c1) {
+    %xi = arith.index_castui %x : index to i64
+    %slot = llvm.getelementptr %acc[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %init = llvm.load %slot {alignment = 4 : i64} : !llvm.ptr -> f32
+    %sum = scf.for %j = %c0 to %n step %c1 iter_args(%s = %init) -> (f32) {
+      %ji = arith.index_castui %j : index to i64
+      %tp = llvm.getelementptr %tile[%ji] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %t = llvm.load %tp : !llvm.ptr -> f32
+      %d = llvm.fsub %t, %init : f32
+      %sq = llvm.call_intrinsic "llvm.sqrt.f32"(%d) : (f32) -> f32
+      %next = llvm.fadd %s, %sq : f32
+      scf.yield %next : f32
+    }
+    llvm.store %sum, %slot : f32, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}
+
+// Each thread runs its own trip count: the loop runs while any lane is
+// active; the counter all lanes share stays scalar, and each lane's result
+// is the value it had when it left (selected into a carried vector).
+// CHECK-LABEL: func.func @divergent_loop(
+// CHECK: scf.parallel
+// CHECK: %[[M:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<8xi32>
+// CHECK: %[[ALL:.*]] = llvm.mlir.constant(dense<true> : vector<8xi1>)
+// CHECK: %[[R:.*]]:5 = scf.while (%[[I:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %[[ACTIVE:.*]] = %[[ALL]], %{{.*}} = %{{.*}}, %[[KEPT:.*]] = %{{.*}}) : (i32, i32, vector<8xi1>, vector<8xi32>, vector<8xi32>)
+// CHECK: %[[GO:.*]] = llvm.icmp "slt" %{{.*}}, %[[M]] : vector<8xi32>
+// CHECK: %[[STAY:.*]] = llvm.and %[[ACTIVE]], %[[GO]] : vector<8xi1>
+// CHECK: %[[LEAVE:.*]] = llvm.and %[[ACTIVE]], %{{.*}} : vector<8xi1>
+// CHECK: llvm.select %[[LEAVE]], %{{.*}}, %[[KEPT]]
+// CHECK: %[[ANY:.*]] = "llvm.intr.vector.reduce.or"(%[[STAY]])
+// CHECK: scf.condition(%[[ANY]])
+// CHECK: } do {
+// CHECK: llvm.add %{{.*}} : i32
+// CHECK: llvm.store %[[R]]#4, %{{.*}} : vector<8xi32>, !llvm.ptr
+// CHECK: } {respec.parallel_level = "block"}
+func.func @divergent_loop(%count: !llvm.ptr, %out: !llvm.ptr, %nx: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = llvm.mlir.constant(0 : i32) : i32
+  %one = llvm.mlir.constant(1 : i32) : i32
+  scf.parallel (%x) = (%c0) to (%nx) step (%c1) {
+    %xi = arith.index_castui %x : index to i64
+    %cp = llvm.getelementptr %count[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+    %m = llvm.load %cp : !llvm.ptr -> i32
+    %r:2 = scf.while (%i = %z, %a = %z) : (i32, i32) -> (i32, i32) {
+      %go = llvm.icmp "slt" %i, %m : i32
+      scf.condition(%go) %i, %a : i32, i32
+    } do {
+    ^bb0(%i: i32, %a: i32):
+      %a2 = llvm.add %a, %i : i32
+      %i2 = llvm.add %i, %one : i32
+      scf.yield %i2, %a2 : i32, i32
+    }
+    %op = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+    llvm.store %r#1, %op : i32, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}
+
+// A branch on the thread index runs under a lane mask: the store becomes a
+// masked store, the division by a value inactive lanes may not see gets 1
+// in those lanes; a load with a stride of 4 elements is a gather. Only x
+// is vectorized, y stays a scalar loop dimension.
+// CHECK-LABEL: func.func @masked_branch(
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step (%{{.*}}, %c8)
+// CHECK: llvm.intr.masked.gather %{{.*}} : (vector<8x!llvm.ptr>, vector<8xi1>) -> vector<8xi32>
+// CHECK: %[[MASK:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xi64>
+// CHECK: scf.for
+// CHECK: %[[SAFE:.*]] = llvm.select %[[MASK]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
+// CHECK: llvm.sdiv %{{.*}}, %[[SAFE]] : vector<8xi32>
+// CHECK: llvm.intr.masked.store %{{.*}}, %{{.*}}, %[[MASK]]
+// CHECK-NOT: scf.if
+// CHECK: } {respec.parallel_level = "block"}
+func.func @masked_branch(%p: !llvm.ptr, %q: !llvm.ptr, %n: index, %k: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%y, %x) = (%c0, %c0) to (%c4, %c64) step (%c1, %c1) {
+    %x3 = arith.muli %x, %c4 : index
+    %xi = arith.index_castui %x3 : index to i64
+    %src = llvm.getelementptr %q[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+    %v = llvm.load %src : !llvm.ptr -> i32
+    %even = arith.cmpi ult, %x, %c4 : index
+    scf.if %even {
+      %w = scf.for %j = %c0 to %n step %c1 iter_args(%s = %v) -> (i32) {
+        %d = llvm.sdiv %s, %k : i32
+        scf.yield %d : i32
+      }
+      %yi = arith.index_castui %x : index to i64
+      %dst = llvm.getelementptr %p[%yi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %w, %dst : i32, !llvm.ptr
+    }
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}
+
+// Left alone: a call, a localized shared-memory atomic (correct only one
+// thread at a time), no serial loop (LLVM vectorizes it), fewer threads
+// than lanes.
+// CHECK-LABEL: func.func @left_alone(
+// CHECK-NOT: vector<
+// CHECK-NOT: step (%c8
+// CHECK: return
+func.func @left_alone(%p: !llvm.ptr, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+    %xi = arith.index_castui %x : index to i64
+    %a = llvm.getelementptr %p[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    scf.for %j = %c0 to %n step %c1 {
+      %v = llvm.load %a : !llvm.ptr -> f32
+      %w = llvm.call @opaque(%v) : (f32) -> f32
+      llvm.store %w, %a : f32, !llvm.ptr
+    }
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+    %xi = arith.index_castui %x : index to i64
+    %a = llvm.getelementptr %p[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+    scf.for %j = %c0 to %n step %c1 {
+      %v = llvm.load %p {respec.block_serial} : !llvm.ptr -> i32
+      llvm.store %v, %p {respec.block_serial} : i32, !llvm.ptr
+    }
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+    %xi = arith.index_castui %x : index to i64
+    %a = llvm.getelementptr %p[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %v = llvm.load %a : !llvm.ptr -> f32
+    %w = llvm.fadd %v, %v : f32
+    llvm.store %w, %a : f32, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  scf.parallel (%x) = (%c0) to (%c4) step (%c1) {
+    scf.for %j = %c0 to %n step %c1 {
+      %ji = arith.index_castui %j : index to i64
+      llvm.store %ji, %p : i64, !llvm.ptr
+    }
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}
+
+// Flags (i1) take a byte each in memory, but LLVM packs a vector of i1
+// into bits: consecutive flags are stored as a vector of i8.
+// CHECK-LABEL: func.func @flags(
+// CHECK: %[[WIDE:.*]] = llvm.zext %{{.*}} : vector<8xi1> to vector<8xi8>
+// CHECK: llvm.store %[[WIDE]], %{{.*}} : vector<8xi8>, !llvm.ptr
+func.func @flags(%p: !llvm.ptr, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+    %w = scf.for %j = %c0 to %n step %c1 iter_args(%s = %x) -> (index) {
+      %t = arith.addi %s, %j : index
+      scf.yield %t : index
+    }
+    %odd = arith.cmpi ult, %w, %n : index
+    %xi = arith.index_castui %x : index to i64
+    %a = llvm.getelementptr %p[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i1
+    llvm.store %odd, %a : i1, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}
