@@ -211,3 +211,81 @@ func.func @flags(%p: !llvm.ptr, %n: index) {
   } {respec.parallel_level = "block"}
   return
 }
+
+// 32-bit index arithmetic (`int i = base + threadIdx.x`): the lanes are
+// consecutive unless the index wraps around between them, which is checked
+// at run time from the first and last lanes of the extended index; a wrap
+// takes the gather.
+// CHECK-LABEL: func.func @narrow_index(
+// CHECK: %[[EXT:.*]] = llvm.sext %{{.*}} : vector<8xi32> to vector<8xi64>
+// CHECK: %[[F:.*]] = llvm.extractelement %[[EXT]]
+// CHECK: %[[L:.*]] = llvm.extractelement %[[EXT]]
+// CHECK: %[[SPAN:.*]] = llvm.sub %[[L]], %[[F]] : i64
+// CHECK: %[[SEVEN:.*]] = llvm.mlir.constant(7 : i64) : i64
+// CHECK: %[[EQ:.*]] = llvm.icmp "eq" %[[SPAN]], %[[SEVEN]] : i64
+// CHECK: %[[OK:.*]] = llvm.freeze %[[EQ]] : i1
+// CHECK: scf.for
+// CHECK: scf.if %[[OK]] -> (vector<8xf32>) {
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<8xf32>
+// CHECK: } else {
+// CHECK: llvm.intr.masked.gather
+// CHECK: scf.if %[[OK]] {
+// CHECK: llvm.store %{{.*}} : vector<8xf32>, !llvm.ptr
+// CHECK: } else {
+// CHECK: llvm.intr.masked.scatter
+func.func @narrow_index(%p: !llvm.ptr, %q: !llvm.ptr, %base: i32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = llvm.mlir.constant(0.0 : f32) : f32
+  scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+    %xi = arith.index_castui %x : index to i32
+    %i = llvm.add %base, %xi : i32
+    %i64 = llvm.sext %i : i32 to i64
+    %a = llvm.getelementptr %p[%i64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %s = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+      %v = llvm.load %a : !llvm.ptr -> f32
+      %acc2 = llvm.fadd %acc, %v : f32
+      scf.yield %acc2 : f32
+    }
+    %b = llvm.getelementptr %q[%i64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    llvm.store %s, %b : f32, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}
+
+// A loop counter that starts at the thread index and steps by a uniform
+// amount (`for (k = threadIdx.x; k < n; k += 64)`) keeps the lanes
+// consecutive: masked vector loads, not gathers.
+// CHECK-LABEL: func.func @strided_loop(
+// CHECK: scf.while
+// CHECK: } do {
+// CHECK: llvm.intr.masked.load %{{.*}} : (!llvm.ptr, vector<8xi1>) -> vector<8xf32>
+// CHECK-NOT: masked.gather
+// CHECK: return
+func.func @strided_loop(%p: !llvm.ptr, %q: !llvm.ptr, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = llvm.mlir.constant(0.0 : f32) : f32
+  scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+    %r:2 = scf.while (%k = %x, %acc = %zero) : (index, f32) -> (index, f32) {
+      %go = arith.cmpi ult, %k, %n : index
+      scf.condition(%go) %k, %acc : index, f32
+    } do {
+    ^bb0(%k: index, %acc: f32):
+      %ki = arith.index_castui %k : index to i64
+      %a = llvm.getelementptr %p[%ki] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %a : !llvm.ptr -> f32
+      %acc2 = llvm.fadd %acc, %v : f32
+      %k2 = arith.addi %k, %c64 : index
+      scf.yield %k2, %acc2 : index, f32
+    }
+    %xi = arith.index_castui %x : index to i64
+    %b = llvm.getelementptr %q[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    llvm.store %r#1, %b : f32, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}

@@ -139,14 +139,14 @@ private:
 
 /// LLVM dialect operations that apply to each element of vector operands.
 bool isElementwiseLLVMOp(Operation *op) {
-  if (isa<LLVM::FAddOp, LLVM::FSubOp, LLVM::FMulOp, LLVM::FDivOp,
-          LLVM::FRemOp, LLVM::FNegOp, LLVM::AddOp, LLVM::SubOp, LLVM::MulOp,
-          LLVM::SDivOp, LLVM::UDivOp, LLVM::SRemOp, LLVM::URemOp, LLVM::AndOp,
-          LLVM::OrOp, LLVM::XOrOp, LLVM::ShlOp, LLVM::LShrOp, LLVM::AShrOp,
-          LLVM::ICmpOp, LLVM::FCmpOp, LLVM::SelectOp, LLVM::SExtOp,
-          LLVM::ZExtOp, LLVM::TruncOp, LLVM::SIToFPOp, LLVM::UIToFPOp,
-          LLVM::FPToSIOp, LLVM::FPToUIOp, LLVM::FPExtOp, LLVM::FPTruncOp,
-          LLVM::PtrToIntOp, LLVM::IntToPtrOp, LLVM::FreezeOp, LLVM::GEPOp>(op))
+  if (isa<LLVM::FAddOp, LLVM::FSubOp, LLVM::FMulOp, LLVM::FDivOp, LLVM::FRemOp,
+          LLVM::FNegOp, LLVM::AddOp, LLVM::SubOp, LLVM::MulOp, LLVM::SDivOp,
+          LLVM::UDivOp, LLVM::SRemOp, LLVM::URemOp, LLVM::AndOp, LLVM::OrOp,
+          LLVM::XOrOp, LLVM::ShlOp, LLVM::LShrOp, LLVM::AShrOp, LLVM::ICmpOp,
+          LLVM::FCmpOp, LLVM::SelectOp, LLVM::SExtOp, LLVM::ZExtOp,
+          LLVM::TruncOp, LLVM::SIToFPOp, LLVM::UIToFPOp, LLVM::FPToSIOp,
+          LLVM::FPToUIOp, LLVM::FPExtOp, LLVM::FPTruncOp, LLVM::PtrToIntOp,
+          LLVM::IntToPtrOp, LLVM::FreezeOp, LLVM::GEPOp>(op))
     return true;
   if (auto bitcast = dyn_cast<LLVM::BitcastOp>(op))
     return bitcast.getArg().getType().isIntOrFloat() &&
@@ -161,18 +161,19 @@ bool isElementwiseLLVMOp(Operation *op) {
 /// `is_int_min_poison` flag of llvm.abs) must be lane-invariant.
 bool isElementwiseIntrinsic(LLVM::CallIntrinsicOp call) {
   static constexpr StringRef kPrefixes[] = {
-      "llvm.sqrt.",     "llvm.fabs.",     "llvm.fma.",     "llvm.fmuladd.",
-      "llvm.minnum.",   "llvm.maxnum.",   "llvm.minimum.", "llvm.maximum.",
-      "llvm.exp.",      "llvm.exp2.",     "llvm.log.",     "llvm.log2.",
-      "llvm.log10.",    "llvm.sin.",      "llvm.cos.",     "llvm.pow.",
-      "llvm.floor.",    "llvm.ceil.",     "llvm.trunc.",   "llvm.rint.",
-      "llvm.nearbyint.", "llvm.round.",   "llvm.roundeven.", "llvm.copysign.",
-      "llvm.smin.",     "llvm.smax.",     "llvm.umin.",    "llvm.umax.",
-      "llvm.abs.",      "llvm.ctpop.",    "llvm.ctlz.",    "llvm.cttz."};
+      "llvm.sqrt.",      "llvm.fabs.",   "llvm.fma.",       "llvm.fmuladd.",
+      "llvm.minnum.",    "llvm.maxnum.", "llvm.minimum.",   "llvm.maximum.",
+      "llvm.exp.",       "llvm.exp2.",   "llvm.log.",       "llvm.log2.",
+      "llvm.log10.",     "llvm.sin.",    "llvm.cos.",       "llvm.pow.",
+      "llvm.floor.",     "llvm.ceil.",   "llvm.trunc.",     "llvm.rint.",
+      "llvm.nearbyint.", "llvm.round.",  "llvm.roundeven.", "llvm.copysign.",
+      "llvm.smin.",      "llvm.smax.",   "llvm.umin.",      "llvm.umax.",
+      "llvm.abs.",       "llvm.ctpop.",  "llvm.ctlz.",      "llvm.cttz."};
   StringRef name = call.getIntrin();
   return call.getNumResults() == 1 &&
-         llvm::any_of(kPrefixes,
-                      [&](StringRef prefix) { return name.starts_with(prefix); });
+         llvm::any_of(kPrefixes, [&](StringRef prefix) {
+           return name.starts_with(prefix);
+         });
 }
 
 bool isDivision(Operation *op) {
@@ -180,6 +181,17 @@ bool isDivision(Operation *op) {
              arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
              arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op);
 }
+
+/// How the lanes of a widened integer or pointer value step: lane l holds
+/// lane 0's value plus l * `step` (units for integers, bytes for pointers).
+/// Integers narrower than 64 bits step modulo their width. 64-bit values
+/// extended from narrower ones step evenly only if the narrow value did not
+/// wrap around between the lanes: `proof`, an i1 computed at run time, says
+/// so (null: nothing to prove).
+struct LaneStride {
+  int64_t step;
+  Value proof;
+};
 
 /// Keeps, for the serial loops around the ops being widened, whether each
 /// carries values that differ between lanes (an accumulator per thread).
@@ -200,8 +212,13 @@ struct LoopScope {
 class ThreadBodyWidener {
 public:
   ThreadBodyWidener(OpBuilder &builder, const LaneVariance &variance,
-                    unsigned lanes, DataLayout layout)
-      : b(builder), variance(variance), lanes(lanes), layout(layout) {}
+                    unsigned lanes, DataLayout layout, bool trustCarriedStrides)
+      : b(builder), variance(variance), lanes(lanes), layout(layout),
+        trustCarriedStrides(trustCarriedStrides) {}
+
+  /// True if widening failed because a loop-carried value did not keep the
+  /// stride assumed for it; widening again without the assumption may work.
+  bool hadCarriedStrideMismatch() const { return carriedStrideMismatch; }
 
   /// Maps the x induction variable of the original body to the lanes
   /// `first, first + 1, ...`.
@@ -214,7 +231,7 @@ public:
     Value lanesOfX =
         arith::AddIOp::create(b, loc, broadcast(firstI64, loc), laneIds);
     vectors.map(original, lanesOfX);
-    strides[lanesOfX] = 1;
+    strides[lanesOfX] = LaneStride{1, Value()};
   }
 
   void mapScalar(Value original, Value replacement) {
@@ -223,7 +240,9 @@ public:
 
   /// Gathers and scatters emitted so far inside serial loops that carry no
   /// per-lane state.
-  unsigned getGathersInStatelessLoops() const { return gathersInStatelessLoops; }
+  unsigned getGathersInStatelessLoops() const {
+    return gathersInStatelessLoops;
+  }
 
   /// Widens the ops of `block` (but its terminator) under `mask` (null:
   /// every lane active).
@@ -261,7 +280,8 @@ private:
     auto type = VectorType::get({lanes}, scalar.getType());
     Value poison = LLVM::PoisonOp::create(b, loc, type);
     Value zero = LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0);
-    Value first = LLVM::InsertElementOp::create(b, loc, type, poison, scalar, zero);
+    Value first =
+        LLVM::InsertElementOp::create(b, loc, type, poison, scalar, zero);
     SmallVector<int32_t> mask(lanes, 0);
     return LLVM::ShuffleVectorOp::create(b, loc, first, first, mask);
   }
@@ -288,19 +308,28 @@ private:
     return isVector(value) ? value : broadcast(value, loc);
   }
 
-  /// Bytes (for pointers) or units (for integers) by which the lanes of a
-  /// widened value step; nullopt when they do not step evenly.
-  std::optional<int64_t> strideOf(Value widened) {
+  /// How the lanes of a widened value step; nullopt when they do not step
+  /// evenly (or nobody knows).
+  std::optional<LaneStride> strideOf(Value widened) {
     if (!isVector(widened))
-      return 0;
+      return LaneStride{0, Value()};
     auto found = strides.find(widened);
     if (found == strides.end())
       return std::nullopt;
     return found->second;
   }
 
+  /// Both proofs (null: none needed).
+  Value andProofs(Value first, Value second, Location loc) {
+    if (!first || first == second)
+      return second;
+    if (!second)
+      return first;
+    return LLVM::AndOp::create(b, loc, first, second);
+  }
+
   void setResult(Value original, Value widened,
-                 std::optional<int64_t> stride = std::nullopt) {
+                 std::optional<LaneStride> stride = std::nullopt) {
     if (isVector(widened)) {
       vectors.map(original, widened);
       if (stride)
@@ -337,57 +366,98 @@ private:
   // Strides of address arithmetic
   //===--------------------------------------------------------------------===//
 
-  /// The stride of the result of integer arithmetic `op` from its operands'
-  /// strides. Only 64-bit (and index) arithmetic is followed: lanes of a
-  /// narrower value may wrap around between each other, and their addresses
-  /// would then not be consecutive.
-  std::optional<int64_t> strideOfArithmetic(Operation *op) {
-    if (op->getNumResults() != 1)
+  static unsigned bitWidthOf(Type type) {
+    return isa<IndexType>(type) ? 64 : type.getIntOrFloatBitWidth();
+  }
+
+  /// The stride of the widened result `result` of integer arithmetic `op`
+  /// from its operands' strides. Linear arithmetic is exact modulo the
+  /// width; an extension of a narrower value to 64 bits steps evenly only
+  /// if no lane wrapped around, which is checked at run time from the first
+  /// and last lanes (one linear sequence whose span is below half the
+  /// narrow range wraps at most once, and a wrap changes that difference).
+  std::optional<LaneStride> strideOfArithmetic(Operation *op, Value result) {
+    if (op->getNumResults() != 1 || op->getNumOperands() == 0)
       return std::nullopt;
     Type type = op->getResult(0).getType();
-    if (!isa<IndexType>(type) && !type.isInteger(64))
+    if (!type.isIntOrIndex())
       return std::nullopt;
+    Location loc = op->getLoc();
     auto operandStride = [&](unsigned i) {
       return strideOf(lookup(op->getOperand(i)));
     };
     auto constant = [&](unsigned i) {
       return getConstantIntValue(op->getOperand(i));
     };
-    if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op)) {
-      Type source = op->getOperand(0).getType();
-      if (isa<IndexType>(source) || source.isInteger(64))
-        return operandStride(0);
-      return std::nullopt;
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp, arith::TruncIOp, LLVM::SExtOp, LLVM::ZExtOp,
+            LLVM::TruncOp>(op)) {
+      std::optional<LaneStride> source = operandStride(0);
+      Type sourceType = op->getOperand(0).getType();
+      if (!source || !sourceType.isIntOrIndex())
+        return std::nullopt;
+      unsigned from = bitWidthOf(sourceType), to = bitWidthOf(type);
+      if (to <= from)
+        return LaneStride{source->step, to < 64 ? Value() : source->proof};
+      if (from < 8 || to < 64 ||
+          std::abs(source->step) * int64_t(lanes - 1) >=
+              (int64_t(1) << (from - 1)))
+        return std::nullopt;
+      return LaneStride{source->step,
+                        buildNoWrapProof(result, source->step, loc)};
     }
     if (op->getNumOperands() != 2)
       return std::nullopt;
-    std::optional<int64_t> s0 = operandStride(0), s1 = operandStride(1);
+    std::optional<LaneStride> s0 = operandStride(0), s1 = operandStride(1);
     if (!s0 || !s1)
       return std::nullopt;
+    Value proof = andProofs(s0->proof, s1->proof, loc);
     if (isa<arith::AddIOp, LLVM::AddOp>(op))
-      return *s0 + *s1;
+      return LaneStride{s0->step + s1->step, proof};
     if (isa<arith::SubIOp, LLVM::SubOp>(op))
-      return *s0 - *s1;
+      return LaneStride{s0->step - s1->step, proof};
     if (isa<arith::MulIOp, LLVM::MulOp>(op)) {
-      if (*s1 == 0)
+      if (s1->step == 0)
         if (std::optional<int64_t> c = constant(1))
-          return *s0 * *c;
-      if (*s0 == 0)
+          return LaneStride{s0->step * *c, proof};
+      if (s0->step == 0)
         if (std::optional<int64_t> c = constant(0))
-          return *s1 * *c;
+          return LaneStride{s1->step * *c, proof};
       return std::nullopt;
     }
-    if (isa<arith::ShLIOp, LLVM::ShlOp>(op) && *s1 == 0)
+    if (isa<arith::ShLIOp, LLVM::ShlOp>(op) && s1->step == 0)
       if (std::optional<int64_t> c = constant(1); c && *c >= 0 && *c < 32)
-        return *s0 * (int64_t(1) << *c);
+        return LaneStride{s0->step * (int64_t(1) << *c), proof};
     return std::nullopt;
   }
 
+  /// An i1 that is true if the lanes of the 64-bit `extended` span exactly
+  /// (lanes - 1) * step from the first to the last.
+  Value buildNoWrapProof(Value extended, int64_t step, Location loc) {
+    Type element = getElementTypeOrSelf(extended.getType());
+    Value first = LLVM::ExtractElementOp::create(
+        b, loc, extended, LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0));
+    Value last = LLVM::ExtractElementOp::create(
+        b, loc, extended,
+        LLVM::ConstantOp::create(b, loc, b.getI32Type(), lanes - 1));
+    Value span = LLVM::SubOp::create(b, loc, last, first);
+    Value expected = LLVM::ConstantOp::create(
+        b, loc, element, static_cast<int64_t>(lanes - 1) * step);
+    // Frozen: under a mask no lane of which is active, the index may be
+    // poison, and a branch on poison is undefined; either branch is then
+    // harmless (no lane touches memory).
+    Value equal =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, span, expected);
+    return LLVM::FreezeOp::create(b, loc, equal);
+  }
+
   /// The byte stride of a widened GEP's lanes.
-  std::optional<int64_t> strideOfGEP(LLVM::GEPOp gep) {
-    std::optional<int64_t> total = strideOf(lookup(gep.getBase()));
-    if (!total)
+  std::optional<LaneStride> strideOfGEP(LLVM::GEPOp gep) {
+    std::optional<LaneStride> base = strideOf(lookup(gep.getBase()));
+    if (!base)
       return std::nullopt;
+    int64_t total = base->step;
+    Value proof = base->proof;
     Type type = gep.getElemType();
     bool first = true;
     for (auto index : gep.getIndices()) {
@@ -409,16 +479,17 @@ private:
         if (!dynamic.getType().isInteger(64) &&
             !isa<IndexType>(dynamic.getType()))
           return std::nullopt;
-        std::optional<int64_t> s = strideOf(lookup(dynamic));
+        std::optional<LaneStride> s = strideOf(lookup(dynamic));
         if (!s)
           return std::nullopt;
-        *total += *s * static_cast<int64_t>(
-                           layout.getTypeSize(stepped).getFixedValue());
+        total += s->step * static_cast<int64_t>(
+                               layout.getTypeSize(stepped).getFixedValue());
+        proof = andProofs(proof, s->proof, gep.getLoc());
       }
       type = stepped;
       first = false;
     }
-    return total;
+    return LaneStride{total, proof};
   }
 
   //===--------------------------------------------------------------------===//
@@ -462,10 +533,10 @@ private:
       return widenIndexCast(op, /*isSigned=*/false);
     if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op))
       return widenIntrinsicCall(call);
-    bool elementwise = op->getDialect() &&
-                               op->getDialect()->getNamespace() == "arith"
-                           ? op->hasTrait<OpTrait::Elementwise>()
-                           : isElementwiseLLVMOp(op);
+    bool elementwise =
+        op->getDialect() && op->getDialect()->getNamespace() == "arith"
+            ? op->hasTrait<OpTrait::Elementwise>()
+            : isElementwiseLLVMOp(op);
     if (!elementwise || !isMemoryEffectFree(op))
       return failure();
     return widenElementwise(op, mask);
@@ -495,11 +566,11 @@ private:
     for (auto [original, widened] :
          llvm::zip(op->getResults(), clone->getResults()))
       widened.setType(vectorTypeOf(original.getType()));
-    std::optional<int64_t> stride;
+    std::optional<LaneStride> stride;
     if (auto gep = dyn_cast<LLVM::GEPOp>(op))
       stride = strideOfGEP(gep);
-    else
-      stride = strideOfArithmetic(op);
+    else if (clone->getNumResults() == 1)
+      stride = strideOfArithmetic(op, clone->getResult(0));
     for (auto [original, widened] :
          llvm::zip(op->getResults(), clone->getResults()))
       setResult(original, widened, stride);
@@ -511,7 +582,8 @@ private:
     Location loc = op->getLoc();
     Value source = lookupVector(op->getOperand(0), loc);
     VectorType target = vectorTypeOf(op->getResult(0).getType());
-    unsigned from = getElementTypeOrSelf(source.getType()).getIntOrFloatBitWidth();
+    unsigned from =
+        getElementTypeOrSelf(source.getType()).getIntOrFloatBitWidth();
     unsigned to = target.getElementType().getIntOrFloatBitWidth();
     Value result = source;
     if (to < from)
@@ -520,7 +592,7 @@ private:
       result = arith::ExtSIOp::create(b, loc, target, source);
     else if (to > from)
       result = arith::ExtUIOp::create(b, loc, target, source);
-    setResult(op->getResult(0), result, strideOfArithmetic(op));
+    setResult(op->getResult(0), result, strideOfArithmetic(op, result));
     return success();
   }
 
@@ -594,7 +666,8 @@ private:
   }
 
   LogicalResult widenLoad(LLVM::LoadOp load, Value mask) {
-    if (load.getVolatile_() || load.getOrdering() != LLVM::AtomicOrdering::not_atomic)
+    if (load.getVolatile_() ||
+        load.getOrdering() != LLVM::AtomicOrdering::not_atomic)
       return failure();
     Location loc = load.getLoc();
     Type type = load.getType();
@@ -615,26 +688,78 @@ private:
     Value result;
     int64_t elementSize =
         static_cast<int64_t>(layout.getTypeSize(type).getFixedValue());
-    if (strideOf(address) == elementSize) {
-      Value first = LLVM::ExtractElementOp::create(
-          b, loc, address,
-          LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0));
-      VectorType memoryType = memoryVectorTypeOf(vectorType);
-      if (!mask)
-        result = LLVM::LoadOp::create(b, loc, memoryType, first, alignment);
-      else
-        result = LLVM::MaskedLoadOp::create(b, loc, memoryType, first, mask,
-                                            Value(), alignment);
-      if (memoryType != vectorType)
-        result = LLVM::TruncOp::create(b, loc, vectorType, result);
-    } else {
+    std::optional<LaneStride> stride = strideOf(address);
+    if (!stride || stride->step != elementSize) {
       countGather();
-      result = LLVM::masked_gather::create(
-          b, loc, vectorType, address, mask ? mask : allTrue(loc), ValueRange{},
-          b.getI32IntegerAttr(alignment));
+      result = buildGather(address, vectorType, mask, alignment, loc);
+    } else if (!stride->proof) {
+      result = buildContiguousLoad(address, vectorType, mask, alignment, loc);
+    } else {
+      // Consecutive unless a 32-bit index wrapped between the lanes.
+      auto choice = scf::IfOp::create(b, loc, TypeRange{vectorType},
+                                      stride->proof, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard insertion(b);
+      b.setInsertionPointToStart(choice.thenBlock());
+      scf::YieldOp::create(
+          b, loc,
+          buildContiguousLoad(address, vectorType, mask, alignment, loc));
+      b.setInsertionPointToStart(choice.elseBlock());
+      scf::YieldOp::create(
+          b, loc, buildGather(address, vectorType, mask, alignment, loc));
+      result = choice.getResult(0);
     }
     setResult(load.getResult(), result);
     return success();
+  }
+
+  /// A load of consecutive elements from lane 0's address on.
+  Value buildContiguousLoad(Value addresses, VectorType vectorType, Value mask,
+                            unsigned alignment, Location loc) {
+    Value first = LLVM::ExtractElementOp::create(
+        b, loc, addresses, LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0));
+    VectorType memoryType = memoryVectorTypeOf(vectorType);
+    Value result;
+    if (!mask)
+      result = LLVM::LoadOp::create(b, loc, memoryType, first, alignment);
+    else
+      result = LLVM::MaskedLoadOp::create(b, loc, memoryType, first, mask,
+                                          Value(), alignment);
+    if (memoryType != vectorType)
+      result = LLVM::TruncOp::create(b, loc, vectorType, result);
+    return result;
+  }
+
+  Value buildGather(Value addresses, VectorType vectorType, Value mask,
+                    unsigned alignment, Location loc) {
+    return LLVM::masked_gather::create(b, loc, vectorType, addresses,
+                                       mask ? mask : allTrue(loc), ValueRange{},
+                                       b.getI32IntegerAttr(alignment));
+  }
+
+  /// A store of consecutive elements from lane 0's address on.
+  void buildContiguousStore(Value vectorValue, Value addresses, Value mask,
+                            unsigned alignment, Location loc) {
+    Value first = LLVM::ExtractElementOp::create(
+        b, loc, addresses, LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0));
+    VectorType memoryType =
+        memoryVectorTypeOf(cast<VectorType>(vectorValue.getType()));
+    if (memoryType != vectorValue.getType())
+      vectorValue = LLVM::ZExtOp::create(b, loc, memoryType, vectorValue);
+    if (!mask)
+      LLVM::StoreOp::create(b, loc, vectorValue, first, alignment);
+    else
+      LLVM::MaskedStoreOp::create(b, loc, vectorValue, first, mask,
+                                  b.getI32IntegerAttr(alignment));
+  }
+
+  /// A scatter stores lanes in order, so overlapping addresses end with
+  /// the value of the last lane, as in the sequential thread loop.
+  void buildScatter(Value vectorValue, Value addresses, Value mask,
+                    unsigned alignment, Location loc) {
+    OperationState state(loc, LLVM::masked_scatter::getOperationName());
+    state.addOperands({vectorValue, addresses, mask ? mask : allTrue(loc)});
+    state.addAttribute("alignment", b.getI32IntegerAttr(alignment));
+    b.create(state);
   }
 
   LogicalResult widenStore(LLVM::StoreOp store, Value mask) {
@@ -659,29 +784,25 @@ private:
     Value vectorValue = isVector(value) ? value : broadcast(value, loc);
     int64_t elementSize =
         static_cast<int64_t>(layout.getTypeSize(type).getFixedValue());
-    if (isVector(address) && strideOf(address) == elementSize) {
-      Value first = LLVM::ExtractElementOp::create(
-          b, loc, address,
-          LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0));
-      VectorType memoryType =
-          memoryVectorTypeOf(cast<VectorType>(vectorValue.getType()));
-      if (memoryType != vectorValue.getType())
-        vectorValue = LLVM::ZExtOp::create(b, loc, memoryType, vectorValue);
-      if (!mask)
-        LLVM::StoreOp::create(b, loc, vectorValue, first, alignment);
-      else
-        LLVM::MaskedStoreOp::create(b, loc, vectorValue, first, mask,
-                                    b.getI32IntegerAttr(alignment));
+    std::optional<LaneStride> stride = strideOf(address);
+    if (!isVector(address) || !stride || stride->step != elementSize) {
+      countGather();
+      Value addresses = isVector(address) ? address : broadcast(address, loc);
+      buildScatter(vectorValue, addresses, mask, alignment, loc);
       return success();
     }
-    // A scatter stores lanes in order, so overlapping addresses end with
-    // the value of the last lane, as in the sequential thread loop.
-    countGather();
-    Value addresses = isVector(address) ? address : broadcast(address, loc);
-    OperationState state(loc, LLVM::masked_scatter::getOperationName());
-    state.addOperands({vectorValue, addresses, mask ? mask : allTrue(loc)});
-    state.addAttribute("alignment", b.getI32IntegerAttr(alignment));
-    b.create(state);
+    if (!stride->proof) {
+      buildContiguousStore(vectorValue, address, mask, alignment, loc);
+      return success();
+    }
+    // Consecutive unless a 32-bit index wrapped between the lanes.
+    auto choice = scf::IfOp::create(b, loc, stride->proof,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard insertion(b);
+    b.setInsertionPointToStart(choice.thenBlock());
+    buildContiguousStore(vectorValue, address, mask, alignment, loc);
+    b.setInsertionPointToStart(choice.elseBlock());
+    buildScatter(vectorValue, address, mask, alignment, loc);
     return success();
   }
 
@@ -693,11 +814,11 @@ private:
       return failure();
     Location loc = alloca.getLoc();
     Type element = alloca.getElemType();
-    Value total = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
-                                           *count * lanes);
-    auto storage = LLVM::AllocaOp::create(
-        b, loc, alloca.getType(), element, total,
-        alloca.getAlignment().value_or(0));
+    Value total =
+        LLVM::ConstantOp::create(b, loc, b.getI64Type(), *count * lanes);
+    auto storage =
+        LLVM::AllocaOp::create(b, loc, alloca.getType(), element, total,
+                               alloca.getAlignment().value_or(0));
     SmallVector<int64_t> offsets;
     for (unsigned lane = 0; lane < lanes; ++lane)
       offsets.push_back(lane * *count);
@@ -706,14 +827,49 @@ private:
         b, loc, indexType,
         DenseElementsAttr::get(indexType, ArrayRef<int64_t>(offsets)));
     Value base = broadcast(storage, loc);
-    Value addresses = LLVM::GEPOp::create(
-        b, loc, VectorType::get({lanes}, alloca.getType()), element, base,
-        ValueRange{laneOffsets});
-    std::optional<int64_t> stride;
+    Value addresses =
+        LLVM::GEPOp::create(b, loc, VectorType::get({lanes}, alloca.getType()),
+                            element, base, ValueRange{laneOffsets});
+    std::optional<LaneStride> stride;
     if (*count == 1)
-      stride = static_cast<int64_t>(layout.getTypeSize(element).getFixedValue());
+      stride = LaneStride{
+          static_cast<int64_t>(layout.getTypeSize(element).getFixedValue()),
+          Value()};
     setResult(alloca.getResult(), addresses, stride);
     return success();
+  }
+
+  /// Maps a loop's carried values to the widened loop's block `args`. With
+  /// trustCarriedStrides, a lane-dependent value whose initial value steps
+  /// evenly is assumed to keep that stride (an induction variable like
+  /// `for (k = threadIdx.x; k < n; k += blockDim.x)`); checkCarried
+  /// verifies the assumption at the yield.
+  void mapCarried(ValueRange originals, ValueRange args, ValueRange inits) {
+    for (auto [original, arg, init] : llvm::zip(originals, args, inits)) {
+      std::optional<LaneStride> stride;
+      if (trustCarriedStrides && isVector(arg))
+        if (Value widenedInit = lookup(init); isVector(widenedInit))
+          stride = strideOf(widenedInit);
+      setResult(original, arg, stride);
+    }
+  }
+
+  /// Fails the widening when a carried value assumed to step evenly is
+  /// yielded with another stride (or one that needs a proof computed in
+  /// the loop, which the next iteration could not see).
+  void checkCarried(ValueRange originals, ValueRange yielded) {
+    for (auto [original, next] : llvm::zip(originals, yielded)) {
+      Value arg = lookup(original);
+      auto assumed = strides.find(arg);
+      if (!isVector(arg) || assumed == strides.end())
+        continue;
+      std::optional<LaneStride> actual = strideOf(lookup(next));
+      if (!actual || actual->step != assumed->second.step ||
+          (actual->proof && actual->proof != assumed->second.proof)) {
+        carriedStrideMismatch = true;
+        inconsistent = true;
+      }
+    }
   }
 
   /// Removes the terminator a builder of a structured op may have added.
@@ -820,12 +976,10 @@ private:
       return failure();
     SmallVector<Type> types = widenedTypes(forOp.getRegionIterArgs());
     auto widened = scf::ForOp::create(
-        b, loc, lower, upper, step,
-        coerceAll(forOp.getInitArgs(), types, loc));
+        b, loc, lower, upper, step, coerceAll(forOp.getInitArgs(), types, loc));
     scalars.map(forOp.getInductionVar(), widened.getInductionVar());
-    for (auto [original, arg] :
-         llvm::zip(forOp.getRegionIterArgs(), widened.getRegionIterArgs()))
-      setResult(original, arg);
+    mapCarried(forOp.getRegionIterArgs(), widened.getRegionIterArgs(),
+               forOp.getInitArgs());
     {
       OpBuilder::InsertionGuard insertion(b);
       clearBlock(widened.getBody());
@@ -834,6 +988,7 @@ private:
       if (failed(widenBlock(*forOp.getBody(), mask)))
         return failure();
       auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+      checkCarried(forOp.getRegionIterArgs(), yield.getOperands());
       scf::YieldOp::create(b, loc, coerceAll(yield.getOperands(), types, loc));
     }
     for (auto [original, result] :
@@ -862,9 +1017,10 @@ private:
   /// arguments stand for the original before arguments.
   LogicalResult widenBeforeRegion(scf::WhileOp whileOp, Block *block,
                                   Value mask) {
-    for (auto [original, arg] :
-         llvm::zip(whileOp.getBeforeArguments(), block->getArguments()))
-      setResult(original, arg);
+    mapCarried(
+        whileOp.getBeforeArguments(),
+        block->getArguments().take_front(whileOp.getBeforeArguments().size()),
+        whileOp.getInits());
     OpBuilder::InsertionGuard insertion(b);
     b.setInsertionPointToStart(block);
     LoopScope scope(enclosingLoops, carriesLaneState(whileOp));
@@ -873,9 +1029,18 @@ private:
 
   LogicalResult widenAfterRegion(scf::WhileOp whileOp, Block *block,
                                  Value mask) {
-    for (auto [original, arg] :
-         llvm::zip(whileOp.getAfterArguments(), block->getArguments()))
-      setResult(original, arg);
+    // An after argument that forwards a before argument steps like it.
+    scf::ConditionOp condition = whileOp.getConditionOp();
+    for (auto [original, arg, forwarded] :
+         llvm::zip(whileOp.getAfterArguments(), block->getArguments(),
+                   condition.getArgs())) {
+      std::optional<LaneStride> stride;
+      if (isVector(arg) && isa<BlockArgument>(forwarded) &&
+          forwarded.getParentBlock() == whileOp.getBeforeBody())
+        if (Value before = lookup(forwarded); isVector(before))
+          stride = strideOf(before);
+      setResult(original, arg, stride);
+    }
     OpBuilder::InsertionGuard insertion(b);
     b.setInsertionPointToStart(block);
     LoopScope scope(enclosingLoops, carriesLaneState(whileOp));
@@ -892,9 +1057,9 @@ private:
         b, loc, resultTypes, coerceAll(whileOp.getInits(), beforeTypes, loc));
     SmallVector<Location> beforeLocs(beforeTypes.size(), loc);
     SmallVector<Location> afterLocs(afterTypes.size(), loc);
-    Block *before = b.createBlock(&widened.getBefore(),
-                                  widened.getBefore().end(), beforeTypes,
-                                  beforeLocs);
+    Block *before =
+        b.createBlock(&widened.getBefore(), widened.getBefore().end(),
+                      beforeTypes, beforeLocs);
     Block *after = b.createBlock(&widened.getAfter(), widened.getAfter().end(),
                                  afterTypes, afterLocs);
     b.setInsertionPointAfter(widened);
@@ -924,6 +1089,8 @@ private:
       scf::YieldOp::create(
           b, loc,
           coerceAll(whileOp.getYieldOp().getOperands(), beforeTypes, loc));
+      checkCarried(whileOp.getBeforeArguments(),
+                   whileOp.getYieldOp().getOperands());
     }
     for (auto [original, result] :
          llvm::zip(whileOp.getResults(), widened.getResults()))
@@ -975,8 +1142,7 @@ private:
       b.setInsertionPointToEnd(before);
       Value stays = lookupVector(conditionOp.getCondition(), loc);
       Value continuing = LLVM::AndOp::create(b, loc, active, stays);
-      Value leaving =
-          LLVM::AndOp::create(b, loc, active, notMask(stays, loc));
+      Value leaving = LLVM::AndOp::create(b, loc, active, notMask(stays, loc));
       SmallVector<Value> forwarded =
           coerceAll(conditionOp.getArgs(), afterTypes, loc);
       forwarded.push_back(continuing);
@@ -995,6 +1161,8 @@ private:
       b.setInsertionPointToEnd(after);
       SmallVector<Value> yielded =
           coerceAll(whileOp.getYieldOp().getOperands(), beforeTypes, loc);
+      checkCarried(whileOp.getBeforeArguments(),
+                   whileOp.getYieldOp().getOperands());
       yielded.push_back(afterActive);
       for (unsigned i = 0; i < resultTypes.size(); ++i)
         yielded.push_back(after->getArgument(numAfter + 1 + i));
@@ -1011,7 +1179,11 @@ private:
   DataLayout layout;
   IRMapping scalars;
   IRMapping vectors;
-  DenseMap<Value, int64_t> strides;
+  DenseMap<Value, LaneStride> strides;
+  /// Whether loop-carried values are assumed to keep the lane stride of
+  /// their initial value (checked at the loop's yield).
+  bool trustCarriedStrides;
+  bool carriedStrideMismatch = false;
   bool inconsistent = false;
   SmallVector<bool> enclosingLoops;
   unsigned gathersInStatelessLoops = 0;
@@ -1030,6 +1202,50 @@ bool hasSerialLoop(scf::ParallelOp loop) {
                                                  : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// Builds, before `loop`, a loop over the full vectors of its x dimension
+/// (the last) with the widened body. Fails, building nothing, when the body
+/// cannot be widened or would not be faster; `carriedStrideMismatch` then
+/// says whether assuming strides of loop-carried values was the reason.
+FailureOr<scf::ParallelOp> buildVectorLoop(scf::ParallelOp loop,
+                                           Value vectorEnd, Value lanesValue,
+                                           unsigned lanes,
+                                           bool trustCarriedStrides,
+                                           bool &carriedStrideMismatch) {
+  unsigned x = loop.getNumLoops() - 1;
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  SmallVector<Value> uppers(loop.getUpperBound());
+  SmallVector<Value> steps(loop.getStep());
+  uppers[x] = vectorEnd;
+  steps[x] = lanesValue;
+  auto vectorLoop =
+      scf::ParallelOp::create(b, loc, loop.getLowerBound(), uppers, steps);
+  vectorLoop->setAttrs(loop->getAttrs());
+
+  LaneVariance variance(*loop.getBody(), loop.getInductionVars()[x]);
+  OpBuilder body = OpBuilder::atBlockBegin(vectorLoop.getBody());
+  ThreadBodyWidener widener(body, variance, lanes, DataLayout::closest(loop),
+                            trustCarriedStrides);
+  for (unsigned d = 0; d < x; ++d)
+    widener.mapScalar(loop.getInductionVars()[d],
+                      vectorLoop.getInductionVars()[d]);
+  widener.mapLaneInductionVar(loop.getInductionVars()[x],
+                              vectorLoop.getInductionVars()[x], loc);
+  // A serial loop without per-thread state that gathers or scatters across
+  // lanes usually walks memory that is contiguous for each thread (a row
+  // of its own), and LLVM vectorizes it along that loop: the scalar thread
+  // loop is faster. A loop with per-thread state (an accumulator) stays
+  // scalar in LLVM's hands, and vectors across threads win even with
+  // gathers.
+  if (failed(widener.widenBlock(*loop.getBody(), /*mask=*/Value())) ||
+      widener.getGathersInStatelessLoops() != 0) {
+    carriedStrideMismatch = widener.hadCarriedStrideMismatch();
+    vectorLoop->erase();
+    return failure();
+  }
+  return vectorLoop;
 }
 
 /// Vectorizes the x dimension (the last) of `loop` by `lanes`: a loop over
@@ -1066,31 +1282,15 @@ LogicalResult vectorizeThreadLoop(scf::ParallelOp loop, unsigned lanes) {
   Value fullSpan = record(arith::MulIOp::create(b, loc, vectors, lanesValue));
   Value vectorEnd = record(arith::AddIOp::create(b, loc, lower, fullSpan));
 
-  SmallVector<Value> uppers(loop.getUpperBound());
-  SmallVector<Value> steps(loop.getStep());
-  uppers[x] = vectorEnd;
-  steps[x] = lanesValue;
-  auto vectorLoop = scf::ParallelOp::create(b, loc, loop.getLowerBound(),
-                                            uppers, steps);
-  vectorLoop->setAttrs(loop->getAttrs());
-
-  LaneVariance variance(*loop.getBody(), loop.getInductionVars()[x]);
-  OpBuilder body = OpBuilder::atBlockBegin(vectorLoop.getBody());
-  ThreadBodyWidener widener(body, variance, lanes, DataLayout::closest(loop));
-  for (unsigned d = 0; d < x; ++d)
-    widener.mapScalar(loop.getInductionVars()[d],
-                      vectorLoop.getInductionVars()[d]);
-  widener.mapLaneInductionVar(loop.getInductionVars()[x],
-                              vectorLoop.getInductionVars()[x], loc);
-  // A serial loop without per-thread state that gathers or scatters across
-  // lanes usually walks memory that is contiguous for each thread (a row
-  // of its own), and LLVM vectorizes it along that loop: the scalar thread
-  // loop is faster. A loop with per-thread state (an accumulator) stays
-  // scalar in LLVM's hands, and vectors across threads win even with
-  // gathers.
-  if (failed(widener.widenBlock(*loop.getBody(), /*mask=*/Value())) ||
-      widener.getGathersInStatelessLoops() != 0) {
-    vectorLoop->erase();
+  bool carriedStrideMismatch = false;
+  FailureOr<scf::ParallelOp> vectorLoop =
+      buildVectorLoop(loop, vectorEnd, lanesValue, lanes,
+                      /*trustCarriedStrides=*/true, carriedStrideMismatch);
+  if (failed(vectorLoop) && carriedStrideMismatch)
+    vectorLoop =
+        buildVectorLoop(loop, vectorEnd, lanesValue, lanes,
+                        /*trustCarriedStrides=*/false, carriedStrideMismatch);
+  if (failed(vectorLoop)) {
     for (Operation *op : llvm::reverse(built))
       op->erase();
     return failure();
