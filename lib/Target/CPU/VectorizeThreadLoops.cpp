@@ -637,8 +637,17 @@ private:
     return static_cast<unsigned>(layout.getTypeABIAlignment(type));
   }
 
+  /// Zero of an integer, index, float or pointer type: the value of a
+  /// guarded op no lane ran (not poison, which a branch on it would make
+  /// undefined behaviour).
+  Value buildZero(Type type, Location loc) {
+    if (isa<LLVM::LLVMPointerType>(type))
+      return LLVM::ZeroOp::create(b, loc, type);
+    return arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  }
+
   /// Clones the lane-invariant, single-result `op` to run once if any lane
-  /// of `mask` is active; its result is poison otherwise.
+  /// of `mask` is active; its result is zero otherwise.
   LogicalResult cloneGuarded(Operation *op, Value mask) {
     if (op->getNumResults() != 1)
       return failure();
@@ -651,7 +660,7 @@ private:
     Value result = b.clone(*op, scalars)->getResult(0);
     scf::YieldOp::create(b, loc, result);
     b.setInsertionPointToStart(guard.elseBlock());
-    scf::YieldOp::create(b, loc, Value(LLVM::PoisonOp::create(b, loc, type)));
+    scf::YieldOp::create(b, loc, buildZero(type, loc));
     scalars.map(op->getResult(0), guard.getResult(0));
     return success();
   }
@@ -946,6 +955,9 @@ private:
     }
     // Lanes disagree: both sides run, each under its lanes' mask, and each
     // result is selected per lane.
+    // Inactive lanes may hold poison (a gather's unloaded lanes): frozen,
+    // their condition cannot make the masks poison.
+    condition = LLVM::FreezeOp::create(b, loc, condition);
     Value thenMask = andMasks(mask, condition, loc);
     Value elseMask = andMasks(mask, notMask(condition, loc), loc);
     if (failed(widenBlock(*ifOp.thenBlock(), thenMask)))
@@ -1140,7 +1152,8 @@ private:
     {
       OpBuilder::InsertionGuard insertion(b);
       b.setInsertionPointToEnd(before);
-      Value stays = lookupVector(conditionOp.getCondition(), loc);
+      Value stays = LLVM::FreezeOp::create(
+          b, loc, lookupVector(conditionOp.getCondition(), loc));
       Value continuing = LLVM::AndOp::create(b, loc, active, stays);
       Value leaving = LLVM::AndOp::create(b, loc, active, notMask(stays, loc));
       SmallVector<Value> forwarded =
