@@ -60,14 +60,17 @@ func.func @uniform_loop(%acc: !llvm.ptr, %tile: !llvm.ptr, %n: index) {
 
 // Each thread runs its own trip count: the loop runs while any lane is
 // active; the counter all lanes share stays scalar, and each lane's result
-// is the value it had when it left (selected into a carried vector).
+// is the value it had when it left (selected into a carried vector). Lane
+// conditions are frozen before they become masks (inactive lanes may hold
+// poison).
 // CHECK-LABEL: func.func @divergent_loop(
 // CHECK: scf.parallel
 // CHECK: %[[M:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<8xi32>
 // CHECK: %[[ALL:.*]] = llvm.mlir.constant(dense<true> : vector<8xi1>)
 // CHECK: %[[R:.*]]:5 = scf.while (%[[I:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %[[ACTIVE:.*]] = %[[ALL]], %{{.*}} = %{{.*}}, %[[KEPT:.*]] = %{{.*}}) : (i32, i32, vector<8xi1>, vector<8xi32>, vector<8xi32>)
 // CHECK: %[[GO:.*]] = llvm.icmp "slt" %{{.*}}, %[[M]] : vector<8xi32>
-// CHECK: %[[STAY:.*]] = llvm.and %[[ACTIVE]], %[[GO]] : vector<8xi1>
+// CHECK: %[[GOF:.*]] = llvm.freeze %[[GO]] : vector<8xi1>
+// CHECK: %[[STAY:.*]] = llvm.and %[[ACTIVE]], %[[GOF]] : vector<8xi1>
 // CHECK: %[[LEAVE:.*]] = llvm.and %[[ACTIVE]], %{{.*}} : vector<8xi1>
 // CHECK: llvm.select %[[LEAVE]], %{{.*}}, %[[KEPT]]
 // CHECK: %[[ANY:.*]] = "llvm.intr.vector.reduce.or"(%[[STAY]])
@@ -108,7 +111,8 @@ func.func @divergent_loop(%count: !llvm.ptr, %out: !llvm.ptr, %nx: index) {
 // CHECK-LABEL: func.func @masked_branch(
 // CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step (%{{.*}}, %c8)
 // CHECK: llvm.intr.masked.gather %{{.*}} : (vector<8x!llvm.ptr>, vector<8xi1>) -> vector<8xi32>
-// CHECK: %[[MASK:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xi64>
+// CHECK: %[[LT:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xi64>
+// CHECK: %[[MASK:.*]] = llvm.freeze %[[LT]] : vector<8xi1>
 // CHECK: scf.for
 // CHECK: %[[SAFE:.*]] = llvm.select %[[MASK]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
 // CHECK: llvm.sdiv %{{.*}}, %[[SAFE]] : vector<8xi32>
