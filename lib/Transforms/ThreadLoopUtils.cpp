@@ -188,3 +188,31 @@ Value mlir::respec::createThreadPrivateSlot(scf::ParallelOp loop, Type type) {
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
       getStorageType(type), one, /*alignment=*/0);
 }
+
+bool mlir::respec::forEachGEPIndexStep(
+    LLVM::GEPOp gep, const DataLayout &layout,
+    function_ref<bool(Value index, int64_t bytes)> onIndex) {
+  Type type = gep.getElemType();
+  bool first = true;
+  for (auto index : gep.getIndices()) {
+    Type stepped = type;
+    if (!first) {
+      if (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
+        stepped = array.getElementType();
+      } else if (auto field = dyn_cast<IntegerAttr>(index);
+                 field && isa<LLVM::LLVMStructType>(type)) {
+        type = cast<LLVM::LLVMStructType>(type).getBody()[field.getInt()];
+        continue;
+      } else {
+        return false;
+      }
+    }
+    if (auto dynamic = dyn_cast<Value>(index))
+      if (!onIndex(dynamic, static_cast<int64_t>(
+                                layout.getTypeSize(stepped).getFixedValue())))
+        return false;
+    type = stepped;
+    first = false;
+  }
+  return true;
+}

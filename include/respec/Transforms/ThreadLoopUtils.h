@@ -10,8 +10,10 @@
 #ifndef RESPEC_TRANSFORMS_THREADLOOPUTILS_H
 #define RESPEC_TRANSFORMS_THREADLOOPUTILS_H
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 namespace mlir::respec {
 
@@ -76,6 +78,15 @@ Value loadValue(OpBuilder &builder, Location loc, Type type, Value address);
 /// Creates, at the start of `loop`'s body, an llvm.alloca for one value of
 /// `type` private to each thread.
 Value createThreadPrivateSlot(scf::ParallelOp loop, Type type);
+
+/// Walks the dynamic indices of `gep`, calling `onIndex(index, bytes)` with
+/// the bytes by which one step of each index moves the address (the first
+/// index steps over whole elements, later ones into arrays; constant struct
+/// field indices add fixed offsets). Returns false if a callback does, or
+/// if an index goes into a type whose layout this does not follow.
+bool forEachGEPIndexStep(
+    LLVM::GEPOp gep, const DataLayout &layout,
+    function_ref<bool(Value index, int64_t bytes)> onIndex);
 
 } // namespace mlir::respec
 

@@ -162,33 +162,14 @@ private:
     std::optional<int64_t> total = of(gep.getBase());
     if (!total)
       return std::nullopt;
-    Type type = gep.getElemType();
-    bool first = true;
-    for (auto index : gep.getIndices()) {
-      // The first index steps over whole elements; later ones go into
-      // arrays (element size) or structs (constant field offsets).
-      Type stepped = type;
-      if (!first) {
-        if (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
-          stepped = array.getElementType();
-        } else if (auto field = dyn_cast<IntegerAttr>(index);
-                   field && isa<LLVM::LLVMStructType>(type)) {
-          type = cast<LLVM::LLVMStructType>(type).getBody()[field.getInt()];
-          continue;
-        } else {
-          return std::nullopt;
-        }
-      }
-      if (auto dynamic = dyn_cast<Value>(index)) {
-        std::optional<int64_t> s = of(dynamic);
-        if (!s)
-          return std::nullopt;
-        *total += *s * size(stepped);
-      }
-      type = stepped;
-      first = false;
-    }
-    return total;
+    bool known =
+        forEachGEPIndexStep(gep, layout, [&](Value index, int64_t bytes) {
+          std::optional<int64_t> s = of(index);
+          if (s)
+            *total += *s * bytes;
+          return s.has_value();
+        });
+    return known ? total : std::nullopt;
   }
 
   Value threadX;

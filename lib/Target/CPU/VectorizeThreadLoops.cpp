@@ -456,40 +456,24 @@ private:
     std::optional<LaneStride> base = strideOf(lookup(gep.getBase()));
     if (!base)
       return std::nullopt;
-    int64_t total = base->step;
-    Value proof = base->proof;
-    Type type = gep.getElemType();
-    bool first = true;
-    for (auto index : gep.getIndices()) {
-      // The first index steps over whole elements; later ones go into
-      // arrays (element size) or structs (constant field offsets).
-      Type stepped = type;
-      if (!first) {
-        if (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
-          stepped = array.getElementType();
-        } else if (auto field = dyn_cast<IntegerAttr>(index);
-                   field && isa<LLVM::LLVMStructType>(type)) {
-          type = cast<LLVM::LLVMStructType>(type).getBody()[field.getInt()];
-          continue;
-        } else {
-          return std::nullopt;
-        }
-      }
-      if (auto dynamic = dyn_cast<Value>(index)) {
-        if (!dynamic.getType().isInteger(64) &&
-            !isa<IndexType>(dynamic.getType()))
-          return std::nullopt;
-        std::optional<LaneStride> s = strideOf(lookup(dynamic));
-        if (!s)
-          return std::nullopt;
-        total += s->step * static_cast<int64_t>(
-                               layout.getTypeSize(stepped).getFixedValue());
-        proof = andProofs(proof, s->proof, gep.getLoc());
-      }
-      type = stepped;
-      first = false;
-    }
-    return LaneStride{total, proof};
+    LaneStride total = *base;
+    bool known =
+        forEachGEPIndexStep(gep, layout, [&](Value index, int64_t bytes) {
+          // Narrower indices are sign-extended by the GEP itself, without
+          // the no-wrap check an explicit extension gets.
+          if (!index.getType().isInteger(64) &&
+              !isa<IndexType>(index.getType()))
+            return false;
+          std::optional<LaneStride> s = strideOf(lookup(index));
+          if (!s)
+            return false;
+          total.step += s->step * bytes;
+          total.proof = andProofs(total.proof, s->proof, gep.getLoc());
+          return true;
+        });
+    if (!known)
+      return std::nullopt;
+    return total;
   }
 
   //===--------------------------------------------------------------------===//
