@@ -293,3 +293,28 @@ func.func @strided_loop(%p: !llvm.ptr, %q: !llvm.ptr, %n: index) {
   } {respec.parallel_level = "block"}
   return
 }
+
+// A math intrinsic of lane-invariant operands runs once, as a scalar, and
+// does not keep the loop from being vectorized.
+// CHECK-LABEL: func.func @uniform_call(
+// CHECK: step (%c8)
+// CHECK: %[[R:.*]] = llvm.call_intrinsic "llvm.sqrt.f32"(%{{.*}}) : (f32) -> f32
+// CHECK: scf.for {{.*}} -> (vector<8xf32>)
+func.func @uniform_call(%p: !llvm.ptr, %n: index, %f: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+    %r = llvm.call_intrinsic "llvm.sqrt.f32"(%f) : (f32) -> f32
+    %xi = arith.index_castui %x : index to i64
+    %a = llvm.getelementptr %p[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %v = llvm.load %a : !llvm.ptr -> f32
+    %s = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %v) -> (f32) {
+      %acc2 = llvm.fadd %acc, %r : f32
+      scf.yield %acc2 : f32
+    }
+    llvm.store %s, %a : f32, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}

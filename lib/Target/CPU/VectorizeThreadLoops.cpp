@@ -502,8 +502,10 @@ private:
     });
     if (!anyVector) {
       // The same for every lane: once, as a scalar. Only pure operations
-      // (and reads, handled above) may be shared like this.
-      if (!isMemoryEffectFree(op))
+      // (and reads, handled above) may be shared like this; math
+      // intrinsics called by name do not say they are pure, but are.
+      auto call = dyn_cast<LLVM::CallIntrinsicOp>(op);
+      if (!isMemoryEffectFree(op) && !(call && isElementwiseIntrinsic(call)))
         return failure();
       // A division no active lane reaches must not run (it may trap).
       if (mask && isDivision(op))
