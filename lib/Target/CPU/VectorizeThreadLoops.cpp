@@ -435,11 +435,8 @@ private:
   /// (lanes - 1) * step from the first to the last.
   Value buildNoWrapProof(Value extended, int64_t step, Location loc) {
     Type element = getElementTypeOrSelf(extended.getType());
-    Value first = LLVM::ExtractElementOp::create(
-        b, loc, extended, LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0));
-    Value last = LLVM::ExtractElementOp::create(
-        b, loc, extended,
-        LLVM::ConstantOp::create(b, loc, b.getI32Type(), lanes - 1));
+    Value first = extractLane(extended, 0, element, loc);
+    Value last = extractLane(extended, lanes - 1, element, loc);
     Value span = LLVM::SubOp::create(b, loc, last, first);
     Value expected = LLVM::ConstantOp::create(
         b, loc, element, static_cast<int64_t>(lanes - 1) * step);
@@ -513,9 +510,9 @@ private:
       b.clone(*op, scalars);
       return success();
     }
-    if (auto cast = dyn_cast<arith::IndexCastOp>(op))
+    if (isa<arith::IndexCastOp>(op))
       return widenIndexCast(op, /*isSigned=*/true);
-    if (auto cast = dyn_cast<arith::IndexCastUIOp>(op))
+    if (isa<arith::IndexCastUIOp>(op))
       return widenIndexCast(op, /*isSigned=*/false);
     if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op))
       return widenIntrinsicCall(call);
@@ -710,8 +707,8 @@ private:
   /// A load of consecutive elements from lane 0's address on.
   Value buildContiguousLoad(Value addresses, VectorType vectorType, Value mask,
                             unsigned alignment, Location loc) {
-    Value first = LLVM::ExtractElementOp::create(
-        b, loc, addresses, LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0));
+    Value first =
+        extractLane(addresses, 0, getElementTypeOrSelf(addresses), loc);
     VectorType memoryType = memoryVectorTypeOf(vectorType);
     Value result;
     if (!mask)
@@ -734,8 +731,8 @@ private:
   /// A store of consecutive elements from lane 0's address on.
   void buildContiguousStore(Value vectorValue, Value addresses, Value mask,
                             unsigned alignment, Location loc) {
-    Value first = LLVM::ExtractElementOp::create(
-        b, loc, addresses, LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0));
+    Value first =
+        extractLane(addresses, 0, getElementTypeOrSelf(addresses), loc);
     VectorType memoryType =
         memoryVectorTypeOf(cast<VectorType>(vectorValue.getType()));
     if (memoryType != vectorValue.getType())
