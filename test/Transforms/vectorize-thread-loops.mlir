@@ -144,9 +144,10 @@ func.func @masked_branch(%p: !llvm.ptr, %q: !llvm.ptr, %n: index, %k: i32) {
   return
 }
 
-// Left alone: a call, a localized shared-memory atomic (correct only one
-// thread at a time), no serial loop (LLVM vectorizes it), fewer threads
-// than lanes.
+// Left alone: a call, a block-serial access that is not a whole localized
+// atomic (a load and a store to the same address with only pure operations
+// between them), no serial loop (LLVM vectorizes it), fewer threads than
+// lanes.
 // CHECK-LABEL: func.func @left_alone(
 // CHECK-NOT: vector<
 // CHECK-NOT: step (%c8
@@ -171,7 +172,7 @@ func.func @left_alone(%p: !llvm.ptr, %n: index) {
     %a = llvm.getelementptr %p[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
     scf.for %j = %c0 to %n step %c1 {
       %v = llvm.load %p {respec.block_serial} : !llvm.ptr -> i32
-      llvm.store %v, %p {respec.block_serial} : i32, !llvm.ptr
+      llvm.store %v, %a {respec.block_serial} : i32, !llvm.ptr
     }
     scf.reduce
   } {respec.parallel_level = "block"}
@@ -314,6 +315,109 @@ func.func @uniform_call(%p: !llvm.ptr, %n: index, %f: f32) {
       scf.yield %acc2 : f32
     }
     llvm.store %s, %a : f32, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}
+
+// The rotated form clang gives `for (int k = tid; k < n; k += 256)`: the
+// counter is a 32-bit thread index extended to 64 bits (consecutive under a
+// run-time no-wrap check computed before the loop), the condition is tested
+// at the bottom, and CFG structuring forwards it through an `if` whose exit
+// side yields poison. The counter keeps its stride through that `if` and
+// into the after region, so the loads are vector loads under the check,
+// with gathers only as the fallback.
+// CHECK-LABEL: func.func @rotated_strided_loop(
+// CHECK: %[[OK:.*]] = llvm.freeze %{{.*}} : i1
+// CHECK: scf.while
+// CHECK: scf.if %[[OK]] -> (vector<8xf32>) {
+// CHECK: llvm.intr.masked.load
+// CHECK: } else {
+// CHECK: llvm.intr.masked.gather
+// CHECK: scf.condition
+// CHECK: return
+func.func @rotated_strided_loop(%p: !llvm.ptr, %q: !llvm.ptr, %n: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %step = llvm.mlir.constant(256 : i64) : i64
+  %zero = llvm.mlir.constant(0.0 : f32) : f32
+  %poison_i = llvm.mlir.poison : i64
+  %poison_f = llvm.mlir.poison : f32
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+    %xi = arith.index_castui %x : index to i32
+    %k0 = llvm.zext nneg %xi : i32 to i64
+    %r:3 = scf.while (%k = %k0, %acc = %zero, %out = %poison_f)
+        : (i64, f32, f32) -> (i64, f32, f32) {
+      %a = llvm.getelementptr inbounds|nuw %p[%k] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %a : !llvm.ptr -> f32
+      %acc2 = llvm.fadd %acc, %v : f32
+      %k2 = llvm.add %k, %step overflow<nsw, nuw> : i64
+      %more = llvm.icmp "slt" %k2, %n : i64
+      %next:4 = scf.if %more -> (i64, f32, f32, i32) {
+        scf.yield %k2, %acc2, %poison_f, %c1_i32 : i64, f32, f32, i32
+      } else {
+        scf.yield %poison_i, %poison_f, %acc2, %c0_i32 : i64, f32, f32, i32
+      }
+      %go = arith.trunci %next#3 : i32 to i1
+      scf.condition(%go) %next#0, %next#1, %next#2 : i64, f32, f32
+    } do {
+    ^bb0(%k: i64, %acc: f32, %out: f32):
+      scf.yield %k, %acc, %out : i64, f32, f32
+    }
+    %xo = arith.index_castui %x : index to i64
+    %b = llvm.getelementptr %q[%xo] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    llvm.store %r#2, %b : f32, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}
+
+// A localized shared-memory atomic (`atomicAdd(&bins[best], 1)` turned into
+// a block-serial load, add and store) after the vectorized work runs once
+// per lane in lane order, each lane's read-modify-write whole and guarded by
+// its lane of the mask; the old values are gathered into a vector. An
+// atomic on an address all lanes share still runs once per lane.
+// CHECK-LABEL: func.func @serial_atomics(
+// CHECK: scf.parallel ({{.*}}) step (%c8)
+// CHECK: scf.for {{.*}} -> (vector<8xi32>)
+// CHECK-COUNT-8: scf.if %{{.*}} -> (i32) {
+// CHECK-NEXT: llvm.load %{{.*}} {respec.block_serial} : !llvm.ptr -> i32
+// CHECK-NEXT: llvm.add
+// CHECK-NEXT: llvm.store %{{.*}} {respec.block_serial} : i32, !llvm.ptr
+// CHECK: llvm.insertelement
+// CHECK-COUNT-8: llvm.store %{{.*}}, %[[TOTAL:.*]] {respec.block_serial} : i32, !llvm.ptr
+// CHECK: scf.reduce
+func.func @serial_atomics(%p: !llvm.ptr, %q: !llvm.ptr, %n: index, %limit: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c0_i32 = arith.constant 0 : i32
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %bytes = llvm.mlir.constant(64 : i64) : i64
+  %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+  scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+    %xi = arith.index_castui %x : index to i32
+    %best = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %c0_i32) -> (i32) {
+      %s = llvm.add %acc, %xi : i32
+      %m = llvm.and %s, %one : i32
+      scf.yield %m : i32
+    }
+    %inside = llvm.icmp "slt" %xi, %limit : i32
+    scf.if %inside {
+      %slot = llvm.getelementptr %shared[%best] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+      %old = llvm.load %slot {respec.block_serial} : !llvm.ptr -> i32
+      %new = llvm.add %old, %one : i32
+      llvm.store %new, %slot {respec.block_serial} : i32, !llvm.ptr
+      %xo = arith.index_castui %x : index to i64
+      %out = llvm.getelementptr %q[%xo] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %old, %out : i32, !llvm.ptr
+    }
+    %total = llvm.load %p {respec.block_serial} : !llvm.ptr -> i32
+    %sum = llvm.add %total, %one : i32
+    llvm.store %sum, %p {respec.block_serial} : i32, !llvm.ptr
     scf.reduce
   } {respec.parallel_level = "block"}
   return

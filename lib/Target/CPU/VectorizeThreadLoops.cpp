@@ -25,9 +25,10 @@
 // other is what the GPU does, and CUDA gives the threads of a block no
 // ordering without a barrier, so no race-free program can tell. The
 // exception is respec's own localized shared-memory atomics (plain
-// read-modify-writes that rely on one thread at a time): loops with them
-// are left alone, as are loops with calls, atomics and other ops this pass
-// does not know to widen.
+// read-modify-writes that rely on one thread at a time): each runs once per
+// active lane, in lane order, as the scalar load, operation and store it
+// was. Loops with calls, atomics and other ops this pass does not know to
+// widen are left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::respec {
 #define GEN_PASS_DEF_VECTORIZETHREADLOOPSPASS
@@ -124,7 +127,9 @@ private:
     }
     if (op->getNumRegions() != 0)
       return false;
-    if (anyVarying(op->getOperands()))
+    // A localized atomic's old value differs between lanes even at one
+    // address: each lane's read-modify-write sees the ones before it.
+    if (op->hasAttr(kBlockSerialAttr) || anyVarying(op->getOperands()))
       for (Value result : op->getResults())
         changed |= mark(result);
     return changed;
@@ -247,9 +252,18 @@ public:
   /// Widens the ops of `block` (but its terminator) under `mask` (null:
   /// every lane active).
   LogicalResult widenBlock(Block &block, Value mask) {
-    for (Operation &op : block.without_terminator())
-      if (failed(widen(&op, mask)))
+    for (auto it = block.begin(), end = std::prev(block.end()); it != end;
+         ++it) {
+      if (it->hasAttr(kBlockSerialAttr)) {
+        SmallVector<Operation *> group = collectSerialGroup(&*it);
+        if (group.empty() || failed(widenSerialGroup(group, mask)))
+          return failure();
+        it = Block::iterator(group.back());
+        continue;
+      }
+      if (failed(widen(&*it, mask)))
         return failure();
+    }
     return failure(inconsistent);
   }
 
@@ -476,6 +490,112 @@ private:
   //===--------------------------------------------------------------------===//
   // Operations
   //===--------------------------------------------------------------------===//
+
+  //===--------------------------------------------------------------------===//
+  // Localized atomics
+  //===--------------------------------------------------------------------===//
+
+  /// The operations of one localized atomic starting at the block-serial
+  /// load `first`: everything up to the block-serial store to the same
+  /// address, with only pure region-free operations in between (what
+  /// LocalizeSharedAtomics emits). Empty if `first` does not start one.
+  static SmallVector<Operation *> collectSerialGroup(Operation *first) {
+    auto load = dyn_cast<LLVM::LoadOp>(first);
+    if (!load)
+      return {};
+    SmallVector<Operation *> group{first};
+    for (Operation *op = first->getNextNode(); op; op = op->getNextNode()) {
+      group.push_back(op);
+      if (auto store = dyn_cast<LLVM::StoreOp>(op);
+          store && store->hasAttr(kBlockSerialAttr))
+        return store.getAddr() == load.getAddr() ? group
+                                                 : SmallVector<Operation *>();
+      if (op->hasAttr(kBlockSerialAttr) || op->getNumRegions() != 0 ||
+          !isMemoryEffectFree(op))
+        return {};
+    }
+    return {};
+  }
+
+  /// Runs a localized atomic once per active lane, in lane order (the order
+  /// of the threads in the original loop), so that each read-modify-write
+  /// stays whole; a lane's results are inserted into vectors. Even with
+  /// lane-invariant operands it runs once per lane: each lane is one
+  /// thread's atomic.
+  LogicalResult widenSerialGroup(ArrayRef<Operation *> group, Value mask) {
+    Location loc = group.front()->getLoc();
+    llvm::SmallPtrSet<Operation *, 8> members(group.begin(), group.end());
+    llvm::SetVector<Value> inputs;
+    SmallVector<Value> escaping;
+    for (Operation *op : group) {
+      for (Value operand : op->getOperands())
+        if (!members.contains(operand.getDefiningOp()))
+          inputs.insert(operand);
+      for (Value result : op->getResults())
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              return !members.contains(group.front()->getBlock()
+                                           ->findAncestorOpInBlock(*user));
+            })) {
+          if (!result.getType().isIntOrFloat())
+            return failure();
+          escaping.push_back(result);
+        }
+    }
+    SmallVector<Type> escapingTypes;
+    for (Value value : escaping)
+      escapingTypes.push_back(value.getType());
+    SmallVector<SmallVector<Value>> perLane;
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      IRMapping mapping;
+      for (Value input : inputs) {
+        Value widened = lookup(input);
+        mapping.map(input, isVector(widened) ? extractLane(widened, lane,
+                                                           input.getType(), loc)
+                                             : widened);
+      }
+      auto emitGroup = [&]() {
+        for (Operation *op : group)
+          b.clone(*op, mapping);
+        SmallVector<Value> results;
+        for (Value value : escaping)
+          results.push_back(mapping.lookup(value));
+        return results;
+      };
+      if (!mask) {
+        perLane.push_back(emitGroup());
+        continue;
+      }
+      Value active = extractLane(mask, lane, b.getI1Type(), loc);
+      auto guard = scf::IfOp::create(b, loc, escapingTypes, active,
+                                     /*withElseRegion=*/!escaping.empty());
+      {
+        OpBuilder::InsertionGuard insertion(b);
+        clearBlock(guard.thenBlock());
+        b.setInsertionPointToStart(guard.thenBlock());
+        scf::YieldOp::create(b, loc, emitGroup());
+        if (!escaping.empty()) {
+          clearBlock(guard.elseBlock());
+          b.setInsertionPointToStart(guard.elseBlock());
+          SmallVector<Value> zeros;
+          for (Type type : escapingTypes)
+            zeros.push_back(buildZero(type, loc));
+          scf::YieldOp::create(b, loc, zeros);
+        }
+      }
+      perLane.push_back(SmallVector<Value>(guard.getResults()));
+    }
+    for (auto [i, original] : llvm::enumerate(escaping)) {
+      auto type = VectorType::get({lanes}, original.getType());
+      Value vector = LLVM::PoisonOp::create(b, loc, type);
+      for (unsigned lane = 0; lane < lanes; ++lane) {
+        Value position = LLVM::ConstantOp::create(b, loc, b.getI32Type(), lane);
+        vector = LLVM::InsertElementOp::create(b, loc, type, vector,
+                                               perLane[lane][i], position);
+      }
+      setResult(original, vector);
+    }
+    return success();
+  }
 
   LogicalResult widen(Operation *op, Value mask) {
     if (op->hasAttr(kBlockSerialAttr))
@@ -955,10 +1075,29 @@ private:
       for (Value v : ifOp.elseYield().getOperands())
         elseValues.push_back(lookupVector(v, loc));
     }
-    for (auto [i, original] : llvm::enumerate(ifOp.getResults()))
+    for (auto [i, original] : llvm::enumerate(ifOp.getResults())) {
+      // A side that yields poison leaves the result free to be the other
+      // side's value (select with poison refines to it), which keeps that
+      // side's lane stride: CFG structuring yields poison for a loop
+      // counter on the exit path of `for (k = tid; k < n; k += step)`.
+      if (isPoisonYield(ifOp.elseYield(), i)) {
+        setResult(original, thenValues[i], strideOf(thenValues[i]));
+        continue;
+      }
+      if (isPoisonYield(ifOp.thenYield(), i)) {
+        setResult(original, elseValues[i], strideOf(elseValues[i]));
+        continue;
+      }
       setResult(original, LLVM::SelectOp::create(b, loc, condition,
                                                  thenValues[i], elseValues[i]));
+    }
     return success();
+  }
+
+  /// Whether operand `i` of `yield` is a poison or undef constant.
+  static bool isPoisonYield(scf::YieldOp yield, unsigned i) {
+    Operation *def = yield.getOperand(i).getDefiningOp();
+    return isa_and_nonnull<LLVM::PoisonOp, LLVM::UndefOp>(def);
   }
 
   LogicalResult widenFor(scf::ForOp forOp, Value mask) {
@@ -1024,16 +1163,20 @@ private:
 
   LogicalResult widenAfterRegion(scf::WhileOp whileOp, Block *block,
                                  Value mask) {
-    // An after argument that forwards a before argument steps like it.
+    // An after argument steps like the value the condition forwards to it,
+    // when the proof of that stride (if any) is computed outside the loop:
+    // one computed in the before region does not reach the after region.
     scf::ConditionOp condition = whileOp.getConditionOp();
+    Operation *widenedLoop = block->getParentOp();
     for (auto [original, arg, forwarded] :
          llvm::zip(whileOp.getAfterArguments(), block->getArguments(),
                    condition.getArgs())) {
       std::optional<LaneStride> stride;
-      if (isVector(arg) && isa<BlockArgument>(forwarded) &&
-          forwarded.getParentBlock() == whileOp.getBeforeBody())
-        if (Value before = lookup(forwarded); isVector(before))
-          stride = strideOf(before);
+      if (Value before = lookup(forwarded); isVector(arg) && isVector(before))
+        if (std::optional<LaneStride> s = strideOf(before);
+            s && (!s->proof ||
+                  !widenedLoop->isAncestor(s->proof.getDefiningOp())))
+          stride = s;
       setResult(original, arg, stride);
     }
     OpBuilder::InsertionGuard insertion(b);
