@@ -96,6 +96,11 @@ static std::vector<std::string> driverArguments(const FrontendOptions &options,
     // re-optimizes after lowering. Line tables let diagnostics of later
     // stages name the user's source line.
     args.push_back("-O2");
+    // No SLP vectorization yet: short vectors formed for the GPU (two
+    // floats of a thread's array) would hide the scalar per-thread code
+    // that the CPU back end widens across threads; each back end's own
+    // optimization pipeline runs the SLP vectorizer for its target.
+    args.push_back("-fno-slp-vectorize");
     args.push_back("-gline-tables-only");
   } else {
     args.push_back("-O" + std::to_string(options.hostOptLevel));

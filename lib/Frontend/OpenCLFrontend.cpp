@@ -83,9 +83,10 @@ std::unique_ptr<Module> compileOpenCLSource(LLVMContext &context,
       "-target", "nvptx64-nvidia-cuda",
       // The warp-level PTX the built-ins use needs PTX 6.0 or later.
       "-Xclang", "-target-feature", "-Xclang", "+ptx80",
-      // As for CUDA: device code is always optimized, and line tables let
-      // later stages name the user's line.
-      "-O2", "-gline-tables-only", "-emit-llvm", "-c", "-include",
+      // As for CUDA: device code is always optimized (without SLP
+      // vectorization, which each back end runs for its own target), and
+      // line tables let later stages name the user's line.
+      "-O2", "-fno-slp-vectorize", "-gline-tables-only", "-emit-llvm", "-c", "-include",
       prelude.str().str()};
   appendPreprocessorArguments(options, args);
   args.push_back(sourcePath.str());
