@@ -221,6 +221,59 @@ func.func @interchange_while(%n: index, %p: !llvm.ptr) {
   return
 }
 
+// The exit test of a rotated loop (`for (r = 0; r < rows; ++r)` with a
+// barrier in its body): CFG structuring selects the next counter and the
+// exit flag in a pure `scf.if` on the counter. It depends only on
+// block-level values, so it is recomputed once at block level, `scf.if`
+// included, instead of being recorded by every thread.
+// CHECK-LABEL: func.func @interchange_rotated_while(
+// CHECK: scf.while (%[[R:.*]] = %{{.*}}) : (i64) -> i64 {
+// CHECK: scf.parallel
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NOT: llvm.store
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NOT: llvm.store
+// CHECK: %[[NEXT:.*]] = llvm.add %[[R]], %{{.*}} : i64
+// CHECK: %[[DONE:.*]] = llvm.icmp "eq" %[[NEXT]], %{{.*}} : i64
+// CHECK: %[[SEL:.*]]:2 = scf.if %[[DONE]] -> (i64, i32) {
+// CHECK: %[[GO:.*]] = arith.trunci %[[SEL]]#1 : i32 to i1
+// CHECK-NOT: llvm.load
+// CHECK: scf.condition(%[[GO]]) %{{.*}}#0 : i64
+func.func @interchange_rotated_while(%n: index, %p: !llvm.ptr, %rows: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = llvm.mlir.constant(0 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %r = scf.while (%r = %zero) : (i64) -> i64 {
+        %ti = arith.index_castui %t : index to i64
+        %slot = llvm.getelementptr %p[%ti] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+        llvm.store %r, %slot : i64, !llvm.ptr
+        respec.barrier(%t)
+        %poison = llvm.mlir.poison : i64
+        %one = llvm.mlir.constant(1 : i64) : i64
+        %c1_i32 = arith.constant 1 : i32
+        %c0_i32 = arith.constant 0 : i32
+        %next = llvm.add %r, %one : i64
+        %done = llvm.icmp "eq" %next, %rows : i64
+        %sel:2 = scf.if %done -> (i64, i32) {
+          scf.yield %poison, %c0_i32 : i64, i32
+        } else {
+          scf.yield %next, %c1_i32 : i64, i32
+        }
+        %go = arith.trunci %sel#1 : i32 to i1
+        scf.condition(%go) %sel#0 : i64
+      } do {
+      ^bb0(%r: i64):
+        scf.yield %r : i64
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
 // Interchange with scf.index_switch: the case value is uniform; each case
 // holds its own thread loops.
 // CHECK-LABEL: func.func @interchange_switch(

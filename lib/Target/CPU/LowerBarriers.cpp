@@ -32,6 +32,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -381,10 +382,13 @@ BarrierLowering::wrapBlockInThreadLoop(Block &block, scf::ParallelOp loop,
 
 /// Recomputes `value` (defined in `inner`) before `user`, outside `inner`,
 /// if it is a short chain of pure ops on values from outside `inner` (a loop
-/// counter's step, say); returns null otherwise.
+/// counter's step, say, or the exit test of a rotated loop, whose
+/// structured form selects the next counter and the flag in a pure
+/// `scf.if`); returns null otherwise.
 static Value recomputeOutside(scf::ParallelOp inner, Value value,
                               Operation *user) {
   constexpr unsigned kMaxOps = 16;
+  unsigned numOps = 0;
   SmallVector<Operation *> chain;
   llvm::SmallPtrSet<Operation *, 8> seen;
   SmallVector<Value> worklist{value};
@@ -398,11 +402,17 @@ static Value recomputeOutside(scf::ParallelOp inner, Value value,
     }
     if (!seen.insert(def).second)
       continue;
-    if (chain.size() == kMaxOps || def->getNumRegions() ||
-        !isMemoryEffectFree(def) || def->getBlock() != inner.getBody())
+    def->walk([&](Operation *) { ++numOps; });
+    if (numOps > kMaxOps || !isMemoryEffectFree(def) ||
+        def->getBlock() != inner.getBody())
       return nullptr;
     chain.push_back(def);
     llvm::append_range(worklist, def->getOperands());
+    if (def->getNumRegions() != 0) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(def->getRegions(), captured);
+      llvm::append_range(worklist, captured);
+    }
   }
   // Clone in program order, so that operands come first.
   llvm::sort(chain, [](Operation *a, Operation *b) {
