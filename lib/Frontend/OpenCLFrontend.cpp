@@ -86,8 +86,8 @@ std::unique_ptr<Module> compileOpenCLSource(LLVMContext &context,
       // As for CUDA: device code is always optimized (without SLP
       // vectorization, which each back end runs for its own target), and
       // line tables let later stages name the user's line.
-      "-O2", "-fno-slp-vectorize", "-gline-tables-only", "-emit-llvm", "-c", "-include",
-      prelude.str().str()};
+      "-O2", "-fno-slp-vectorize", "-gline-tables-only", "-emit-llvm", "-c",
+      "-include", prelude.str().str()};
   appendPreprocessorArguments(options, args);
   args.push_back(sourcePath.str());
   std::unique_ptr<Module> module = compileWithClang(context, args);
