@@ -97,6 +97,10 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
     pm.addPass(createSplitThreadIndexSetsPass());
   // Thread loops around serial loops: LLVM vectorizes only innermost
   // loops, so respec runs their threads as SIMD lanes itself.
+  // Once per block what every thread would compute alike, before the
+  // vectorizer (which then sees block-level scalars).
+  if (options.hoistThreadInvariants)
+    pm.addPass(createHoistThreadInvariantsPass());
   if (options.vectorizeThreadLoops && options.threadVectorLanes > 1)
     pm.addPass(createVectorizeThreadLoopsPass({options.threadVectorLanes}));
   pm.addPass(createSerializeThreadLoopsPass());

@@ -122,6 +122,8 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::localizeSharedAtomics},
     {"thread-index-split",
      &mlir::respec::CPUPipelineOptions::splitThreadIndexSets},
+    {"thread-licm",
+     &mlir::respec::CPUPipelineOptions::hoistThreadInvariants},
     {"thread-vectorize",
      &mlir::respec::CPUPipelineOptions::vectorizeThreadLoops},
     {"warp-interleave",
@@ -426,7 +428,8 @@ Options:
                           barrier-min-cut, block-index-freeze,
                           block-size-spec, loop-interchange,
                           shared-atomics, thread-index-split,
-                          thread-vectorize, warp-interleave, all
+                          thread-licm, thread-vectorize, warp-interleave,
+                          all
   --enable-opt=<a,b,...>  Turn optional optimizations on; loop-interchange
                           (experimental) is off by default
   --coarsen=block=B,thread=T

@@ -84,6 +84,9 @@ struct CPUPipelineOptions {
   /// Threads of thread loops around serial loops as SIMD lanes
   /// (respec-vectorize-thread-loops), `threadVectorLanes` per vector.
   bool vectorizeThreadLoops = true;
+  /// Thread-invariant operations and loads moved out of thread loops
+  /// (respec-hoist-thread-invariants).
+  bool hoistThreadInvariants = true;
   unsigned threadVectorLanes = 8;
   /// Block sizes kernels are launched with ("NAME=BXxBYxBZ", from the host
   /// code): each gets a copy of its launch body with constant blockDim.

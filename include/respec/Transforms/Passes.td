@@ -245,6 +245,23 @@ def FreezeBlockIndicesPass : Pass<"respec-freeze-block-indices",
   let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect"];
 }
 
+def HoistThreadInvariantsPass : Pass<"respec-hoist-thread-invariants",
+                                     "ModuleOp"> {
+  let summary = "Move thread-invariant operations and loads out of thread "
+                "loops";
+  let description = [{
+    For the CPU back end, after block barriers are lowered. Operations at
+    the top level of a thread loop whose operands do not depend on the
+    thread move in front of the loop, to block scope: pure operations
+    (those that may trap only out of loops known to run), and plain loads
+    that no store, atomic, call or loop precedes in the thread body (out of
+    loops known to run). In a thread loop without barriers a thread can see
+    another thread's store only through a data race, so such a load reads
+    what the location held when the loop began.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
 def LocalizeSharedAtomicsPass : Pass<"respec-localize-shared-atomics",
                                      "ModuleOp"> {
   let summary = "Turn atomics on shared memory into plain loads and stores";
