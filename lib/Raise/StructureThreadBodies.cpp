@@ -14,8 +14,9 @@
 //      algorithm (it also structures irreducible graphs, by construction),
 //   3. replaces the NVVM barrier intrinsics by respec.barrier and
 //      respec.reduce_barrier.
-// Kernels without barriers keep the call: nothing downstream needs their
-// structure yet, and LLVM inlines the call when it compiles the module.
+// Kernels without barriers whose threads run a loop are structured too,
+// when their graph allows it, for the CPU back end's thread vectorizer;
+// the others keep the call, which LLVM inlines when it compiles the module.
 //
 //===----------------------------------------------------------------------===//
 
@@ -219,13 +220,51 @@ static LLVM::CallOp findThreadCall(LLVM::LLVMFuncOp launch) {
   return found;
 }
 
+/// True if the body of `func` has a cycle: a branch to a block that does
+/// not come after the branching block (the import lays blocks out in
+/// program order, so that is a loop's back edge).
+static bool hasLoop(LLVM::LLVMFuncOp func) {
+  DenseMap<Block *, unsigned> position;
+  for (Block &block : func.getBody())
+    position[&block] = position.size();
+  for (Block &block : func.getBody())
+    for (Block *successor : block.getSuccessors())
+      if (position.lookup(successor) <= position.lookup(&block))
+        return true;
+  return false;
+}
+
+/// True if the CFG of `callee` inlined at `call` can be structured: tried
+/// on a copy of the function that holds the call.
+static bool canStructure(LLVM::LLVMFuncOp launch, LLVM::CallOp call,
+                         LLVM::LLVMFuncOp callee) {
+  IRMapping mapping;
+  Operation *copy = launch->clone(mapping);
+  auto copiedCall = cast<LLVM::CallOp>(mapping.lookup(call.getOperation()));
+  scf::ExecuteRegionOp region = inlineAsRegion(copiedCall, callee);
+  LLVMControlFlowToSCF transformation;
+  DominanceInfo dominance(region);
+  bool structured = succeeded(transformCFGToSCF(region.getRegion(),
+                                                transformation, dominance)) &&
+                    region.getRegion().hasOneBlock();
+  copy->erase();
+  return structured;
+}
+
 static LogicalResult structureKernel(LLVM::LLVMFuncOp launch,
                                      SymbolTable &symbols) {
   LLVM::CallOp call = findThreadCall(launch);
   if (!call || !call.getCallee())
     return success();
   auto threadFn = symbols.lookup<LLVM::LLVMFuncOp>(*call.getCallee());
-  if (!threadFn || threadFn.isExternal() || !usesBlockOrWarpSync(threadFn))
+  if (!threadFn || threadFn.isExternal())
+    return success();
+  // Kernels with barriers must be structured. Those without are structured
+  // too where each thread runs a loop, so that the CPU back end can run the
+  // threads of a block as SIMD lanes around it (LLVM's loop vectorizer
+  // only handles innermost loops); where that fails they keep the call.
+  if (!usesBlockOrWarpSync(threadFn) &&
+      !(hasLoop(threadFn) && canStructure(launch, call, threadFn)))
     return success();
   std::string kernelName = llvm::demangle(
       launch->getAttrOfType<StringAttr>(kKernelNameAttr).getValue().str());

@@ -422,3 +422,37 @@ func.func @serial_atomics(%p: !llvm.ptr, %q: !llvm.ptr, %n: index, %limit: i32) 
   } {respec.parallel_level = "block"}
   return
 }
+
+// A serial loop with per-thread state (the thread's edge index) that only
+// moves integers between scattered addresses (a graph walk: each edge's
+// target, then its cost, then a store back) is left scalar: gathers and
+// scatters without floating-point work cost more than they save.
+// CHECK-LABEL: func.func @graph_walk(
+// CHECK-NOT: vector<
+// CHECK: return
+func.func @graph_walk(%start: !llvm.ptr, %adj: !llvm.ptr, %cost: !llvm.ptr, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %one = llvm.mlir.constant(1 : i32) : i32
+  scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+    %xi = arith.index_castui %x : index to i64
+    %s = llvm.getelementptr %start[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+    %first = llvm.load %s : !llvm.ptr -> i64
+    %mine = llvm.getelementptr %cost[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+    %c = llvm.load %mine : !llvm.ptr -> i32
+    %next = llvm.add %c, %one : i32
+    %step = llvm.mlir.constant(1 : i64) : i64
+    %last = scf.for %j = %c0 to %n step %c1 iter_args(%e = %first) -> (i64) {
+      %ea = llvm.getelementptr %adj[%e] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+      %w = llvm.load %ea : !llvm.ptr -> i64
+      %wa = llvm.getelementptr %cost[%w] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %next, %wa : i32, !llvm.ptr
+      %e2 = llvm.add %e, %step : i64
+      scf.yield %e2 : i64
+    }
+    llvm.store %last, %s : i64, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}

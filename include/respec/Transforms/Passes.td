@@ -59,7 +59,10 @@ def StructureThreadBodiesPass
     irreducible graphs too) and replaces the barrier intrinsics by
     `respec.barrier` / `respec.reduce_barrier` naming the thread loop's
     induction variables. Named barriers with a thread count are rejected
-    with an error at the user's line.
+    with an error at the user's line. Kernels without barriers whose
+    per-thread function has a loop are inlined and structured the same way
+    when their graph allows it (for the CPU back end's thread vectorizer);
+    otherwise, and for the other kernels, the call stays.
   }];
   let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
                            "arith::ArithDialect", "cf::ControlFlowDialect",
