@@ -243,13 +243,13 @@ public:
     scalars.map(original, replacement);
   }
 
-  /// Gathers and scatters emitted so far inside serial loops that carry no
-  /// per-lane state.
   /// Gathers and scatters, and vector operations on floating-point values,
   /// emitted so far inside serial loops.
   unsigned getGathersInLoops() const { return gathersInLoops; }
   unsigned getFloatOpsInLoops() const { return floatOpsInLoops; }
 
+  /// Gathers and scatters emitted so far inside serial loops that carry no
+  /// per-lane state.
   unsigned getGathersInStatelessLoops() const {
     return gathersInStatelessLoops;
   }
@@ -674,10 +674,7 @@ private:
     for (auto [original, widened] :
          llvm::zip(op->getResults(), clone->getResults()))
       widened.setType(vectorTypeOf(original.getType()));
-    if (!enclosingLoops.empty() &&
-        llvm::any_of(op->getOperandTypes(),
-                     [](Type type) { return isa<FloatType>(type); }))
-      ++floatOpsInLoops;
+    countFloatOp(op);
     std::optional<LaneStride> stride;
     if (auto gep = dyn_cast<LLVM::GEPOp>(op))
       stride = strideOfGEP(gep);
@@ -729,7 +726,17 @@ private:
     Operation *clone = b.clone(*call, operands);
     clone->getResult(0).setType(vectorType);
     setResult(call.getResult(0), clone->getResult(0));
+    countFloatOp(call);
     return success();
+  }
+
+  /// Counts `op`, just widened, if it works on floating-point values
+  /// inside a serial loop.
+  void countFloatOp(Operation *op) {
+    if (!enclosingLoops.empty() &&
+        llvm::any_of(op->getOperandTypes(),
+                     [](Type type) { return isa<FloatType>(type); }))
+      ++floatOpsInLoops;
   }
 
   /// The type of a vector of `type`'s elements in consecutive memory:
