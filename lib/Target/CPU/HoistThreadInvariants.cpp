@@ -75,14 +75,13 @@ bool isShareableLoad(Operation *op) {
 }
 
 /// Moves the thread-invariant operations at the top level of `loop`'s body
-/// in front of it; returns how many moved.
-unsigned hoistInvariants(scf::ParallelOp loop) {
+/// in front of it.
+void hoistInvariants(scf::ParallelOp loop) {
   bool nonEmpty = runsAtLeastOnce(loop);
   // Whether an operation other than pure ones and plain loads came first:
   // a store, an atomic, a call (which might also not return: `assert`), a
   // loop (which might not end). A load after one stays where it is.
   bool effectSeen = false;
-  unsigned moved = 0;
   Block *body = loop.getBody();
   for (Operation &op : llvm::make_early_inc_range(body->without_terminator())) {
     bool invariant =
@@ -97,12 +96,10 @@ unsigned hoistInvariants(scf::ParallelOp loop) {
       movable = nonEmpty && !effectSeen;
     if (movable) {
       op.moveBefore(loop);
-      ++moved;
       continue;
     }
     effectSeen |= !isMemoryEffectFree(&op) && !isShareableLoad(&op);
   }
-  return moved;
 }
 
 struct HoistThreadInvariantsPass
