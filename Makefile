@@ -3,8 +3,9 @@
 #   make test   the same set-up, then every test (ctest)
 BUILD ?= build
 JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
 
-.PHONY: all deps configure build demo test clean
+.PHONY: all deps configure build demo test install clean
 
 all: build
 
@@ -25,6 +26,10 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
+
+# bin/respec, bin/respec-opt, lib/librespec_cudart.a, share/respec/...
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD)
