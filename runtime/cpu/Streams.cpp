@@ -116,15 +116,27 @@ bool isValidStream(cudaStream_t stream) {
 }
 
 cudaError_t enqueueOnStream(cudaStream_t stream, const char *call,
-                            std::function<void()> work) {
-  HandleTables &t = tables();
-  std::lock_guard<std::mutex> lock(t.mutex);
-  Stream *found = findStreamLocked(t, stream);
-  if (!found)
-    return reportError(cudaErrorInvalidResourceHandle, call,
-                       "unknown stream %p", static_cast<void *>(stream));
-  // Submitting under the table lock keeps each stream's tickets increasing.
-  found->lastTicket = submitWork(std::move(work));
+                            std::function<void()> work, Placement placement) {
+  Ticket inlineTicket = 0;
+  {
+    HandleTables &t = tables();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    Stream *found = findStreamLocked(t, stream);
+    if (!found)
+      return reportError(cudaErrorInvalidResourceHandle, call,
+                         "unknown stream %p", static_cast<void *>(stream));
+    // Taking tickets under the table lock keeps each stream's increasing.
+    if (placement == Placement::InlineWhenIdle &&
+        tryReserveInlineWork(&inlineTicket)) {
+      found->lastTicket = inlineTicket;
+    } else {
+      found->lastTicket = submitWork(std::move(work));
+      return cudaSuccess;
+    }
+  }
+  // Outside the table lock: other host threads may use streams meanwhile.
+  work();
+  finishInlineWork(inlineTicket);
   return cudaSuccess;
 }
 
@@ -240,15 +252,17 @@ extern "C" cudaError_t cudaStreamAddCallback(cudaStream_t stream,
                                              unsigned int flags) {
   if (!callback || flags != 0)
     return reportError(cudaErrorInvalidValue, "cudaStreamAddCallback");
-  return enqueueOnStream(stream, "cudaStreamAddCallback",
-                         [=] { callback(stream, cudaSuccess, userData); });
+  return enqueueOnStream(
+      stream, "cudaStreamAddCallback",
+      [=] { callback(stream, cudaSuccess, userData); }, Placement::Worker);
 }
 
 extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
                                           void *userData) {
   if (!fn)
     return reportError(cudaErrorInvalidValue, "cudaLaunchHostFunc");
-  return enqueueOnStream(stream, "cudaLaunchHostFunc", [=] { fn(userData); });
+  return enqueueOnStream(
+      stream, "cudaLaunchHostFunc", [=] { fn(userData); }, Placement::Worker);
 }
 
 extern "C" cudaError_t cudaDeviceSynchronize(void) {
@@ -303,7 +317,14 @@ static cudaError_t recordEvent(cudaEvent_t event, cudaStream_t stream,
   Stream *found = findStreamLocked(t, stream);
   if (!found)
     return reportError(cudaErrorInvalidResourceHandle, call, "unknown stream");
-  Ticket ticket = submitWork([state] { state->timestampNs = steadyNowNs(); });
+  // An idle queue has run everything before the record: time it now.
+  Ticket ticket = 0;
+  if (tryReserveInlineWork(&ticket)) {
+    state->timestampNs = steadyNowNs();
+    finishInlineWork(ticket);
+  } else {
+    ticket = submitWork([state] { state->timestampNs = steadyNowNs(); });
+  }
   found->lastTicket = ticket;
   state->recordTicket = ticket;
   return cudaSuccess;

@@ -14,10 +14,21 @@ namespace cpu {
 /// cudaStreamPerThread) and for streams created and not yet destroyed.
 bool isValidStream(cudaStream_t stream);
 
-/// Queues `work` on `stream`; fails with cudaErrorInvalidResourceHandle
-/// (reported as a failure of `call`) when the stream is not valid.
+/// Where a work item may run.
+enum class Placement {
+  /// On the calling thread when the queue is idle, else on the worker
+  /// (kernels, copies, memsets, event records; see tryReserveInlineWork).
+  InlineWhenIdle,
+  /// Always on the worker thread (host callbacks, which may synchronize).
+  Worker,
+};
+
+/// Submits `work` on `stream`; fails with cudaErrorInvalidResourceHandle
+/// (reported as a failure of `call`) when the stream is not valid. With
+/// Placement::InlineWhenIdle the work may have run when this returns.
 cudaError_t enqueueOnStream(cudaStream_t stream, const char *call,
-                            std::function<void()> work);
+                            std::function<void()> work,
+                            Placement placement = Placement::InlineWhenIdle);
 
 /// Queues `work` on `stream` and waits for it: the synchronous API calls
 /// (cudaMemcpy, cudaMemset, ...) behave as work on the default stream.

@@ -25,6 +25,27 @@ public:
     return ticket;
   }
 
+  bool tryReserveInline(Ticket *ticket) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (inlineRunning || !pending.empty() || lastCompleted != lastSubmitted)
+      return false;
+    inlineRunning = true;
+    *ticket = ++lastSubmitted;
+    return true;
+  }
+  void finishInline(Ticket ticket) {
+    bool queuedMeanwhile;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      inlineRunning = false;
+      lastCompleted = ticket;
+      queuedMeanwhile = !pending.empty();
+    }
+    workDone.notify_all();
+    // Waking the idle worker for nothing would cost the switch we avoid.
+    if (queuedMeanwhile)
+      workAvailable.notify_one();
+  }
   void wait(Ticket ticket) {
     std::unique_lock<std::mutex> lock(mutex);
     workDone.wait(lock, [&] { return lastCompleted >= ticket; });
@@ -48,7 +69,8 @@ private:
   void runWorker() {
     std::unique_lock<std::mutex> lock(mutex);
     for (;;) {
-      workAvailable.wait(lock, [&] { return !pending.empty(); });
+      workAvailable.wait(lock,
+                         [&] { return !pending.empty() && !inlineRunning; });
       std::function<void()> work = std::move(pending.front());
       pending.pop_front();
       lock.unlock();
@@ -65,6 +87,8 @@ private:
   std::deque<std::function<void()>> pending;
   Ticket lastSubmitted = 0;
   Ticket lastCompleted = 0;
+  /// A caller runs the item of ticket lastSubmitted itself (queue idle).
+  bool inlineRunning = false;
   std::thread worker; // last member: starts after the state above exists
 };
 
@@ -88,6 +112,18 @@ WorkQueue &queue() {
 Ticket submitWork(std::function<void()> work) {
   return queue().submit(std::move(work));
 }
+
+bool tryReserveInlineWork(Ticket *ticket) {
+  static const bool alwaysAsync = [] {
+    const char *value = std::getenv("RESPEC_ASYNC_LAUNCH");
+    return value && value[0] == '1';
+  }();
+  if (alwaysAsync || queue().isWorker())
+    return false;
+  return queue().tryReserveInline(ticket);
+}
+
+void finishInlineWork(Ticket ticket) { queue().finishInline(ticket); }
 
 void waitForTicket(Ticket ticket) {
   // A host callback that synchronizes would wait for itself; CUDA forbids

@@ -28,6 +28,21 @@ using Ticket = uint64_t;
 /// Queues `work` and returns its ticket.
 Ticket submitWork(std::function<void()> work);
 
+/// When the queue is idle (nothing pending, nothing running), reserves the
+/// next ticket for work the calling thread runs itself, sets `*ticket` and
+/// returns true; the worker starts nothing until finishInlineWork(ticket).
+/// Returns false (and reserves nothing) when the queue is busy, on the worker
+/// thread, or when RESPEC_ASYNC_LAUNCH=1 asks for every item on the worker.
+///
+/// Why: handing a launch to the worker and waiting for it costs two thread
+/// wake-ups (microseconds each), more than many small kernels run. Running
+/// it on the caller when nothing is ahead of it keeps CUDA's order (FIFO,
+/// every earlier item done) and only gives up host/device overlap, which the
+/// CPU cannot use anyway: a kernel's OpenMP team already fills the cores.
+bool tryReserveInlineWork(Ticket *ticket);
+/// Marks the ticket reserved by tryReserveInlineWork as completed.
+void finishInlineWork(Ticket ticket);
+
 /// Blocks until the work of `ticket` and everything before it has run.
 void waitForTicket(Ticket ticket);
 

@@ -119,10 +119,52 @@ void testLastErrorIsPerThread() {
 
 } // namespace
 
+int *pinnedForHostFunc = nullptr;
+
+void storeSevenAfterSleep(void *) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  pinnedForHostFunc[0] = 7;
+}
+
+// Work submitted while the queue is idle may run on the calling thread;
+// work submitted behind pending items must still run after them.
+void testInlineWorkKeepsOrder() {
+  CHECK_OK(cudaDeviceSynchronize());
+  cudaStream_t s;
+  CHECK_OK(cudaStreamCreate(&s));
+  int *dev = nullptr;
+  CHECK_OK(cudaMalloc(&dev, 4 * sizeof(int)));
+  CHECK_OK(cudaMallocHost(&pinnedForHostFunc, 4 * sizeof(int)));
+  pinnedForHostFunc[0] = 1;
+  // Idle queue: the copy and the record are complete when they return or
+  // soon after; either way the stream's order holds.
+  CHECK_OK(cudaMemcpyAsync(dev, pinnedForHostFunc, sizeof(int),
+                           cudaMemcpyHostToDevice, s));
+  cudaEvent_t idleRecord;
+  CHECK_OK(cudaEventCreate(&idleRecord));
+  CHECK_OK(cudaEventRecord(idleRecord, s));
+  CHECK_OK(cudaEventSynchronize(idleRecord));
+  CHECK_OK(cudaEventQuery(idleRecord));
+  // Busy queue: the copy behind the sleeping host function sees its store,
+  // and the second copy (back into the pinned buffer) runs after the first.
+  CHECK_OK(cudaLaunchHostFunc(s, storeSevenAfterSleep, nullptr));
+  CHECK_OK(cudaMemcpyAsync(dev + 1, pinnedForHostFunc, sizeof(int),
+                           cudaMemcpyHostToDevice, s));
+  CHECK_OK(cudaMemcpyAsync(pinnedForHostFunc + 2, dev, 2 * sizeof(int),
+                           cudaMemcpyDeviceToHost, s));
+  CHECK_OK(cudaStreamSynchronize(s));
+  CHECK(pinnedForHostFunc[2] == 1 && pinnedForHostFunc[3] == 7);
+  CHECK_OK(cudaEventDestroy(idleRecord));
+  CHECK_OK(cudaFree(dev));
+  CHECK_OK(cudaFreeHost(pinnedForHostFunc));
+  CHECK_OK(cudaStreamDestroy(s));
+}
+
 int main() {
   testOrderingAndQuery();
   testAsyncCopyOrdering();
   testEvents();
   testLastErrorIsPerThread();
+  testInlineWorkKeepsOrder();
   return finishTest("StreamTest");
 }
