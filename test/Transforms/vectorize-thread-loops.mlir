@@ -456,3 +456,72 @@ func.func @graph_walk(%start: !llvm.ptr, %adj: !llvm.ptr, %cost: !llvm.ptr, %n: 
   } {respec.parallel_level = "block"}
   return
 }
+
+// Register-cache style indexing: the threads of a group of 16 work on one
+// problem (`tid / 16`, or `tid & -16` as clang writes `tid / 16 * 16`) and
+// lane `tid % 16` (or `tid & 15`) of it. Within a vector of 8 threads the
+// lanes are consecutive unless they cross a group boundary, which a check
+// of every lane against lane 0 plus its offset decides at run time; a
+// crossing takes the gather.
+// CHECK-LABEL: func.func @group_lanes(
+// CHECK: %[[REM:.*]] = llvm.urem %{{.*}} : vector<8xi32>
+// CHECK: %[[EQ:.*]] = llvm.icmp "eq" %[[REM]], %{{.*}} : vector<8xi32>
+// CHECK: %[[ALL:.*]] = "llvm.intr.vector.reduce.and"(%[[EQ]]) : (vector<8xi1>) -> i1
+// CHECK: llvm.freeze %[[ALL]] : i1
+// CHECK: llvm.udiv %{{.*}} : vector<8xi32>
+// CHECK: "llvm.intr.vector.reduce.and"
+// CHECK: scf.for
+// CHECK: scf.if %{{.*}} -> (vector<8xf32>) {
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<8xf32>
+// CHECK: } else {
+// CHECK: llvm.intr.masked.gather
+// CHECK: llvm.and %{{.*}} : vector<8xi32>
+// CHECK: "llvm.intr.vector.reduce.and"
+// CHECK: llvm.and %{{.*}} : vector<8xi32>
+// CHECK: "llvm.intr.vector.reduce.and"
+// CHECK: scf.if %{{.*}} {
+// CHECK: llvm.store %{{.*}} : vector<8xf32>, !llvm.ptr
+// CHECK: } else {
+// CHECK: llvm.intr.masked.scatter
+// A mask that keeps neither only low nor only high bits has no stride.
+// CHECK: llvm.and %{{.*}} : vector<8xi32>
+// CHECK-NOT: "llvm.intr.vector.reduce.and"
+// CHECK: llvm.intr.masked.scatter
+// CHECK: return
+func.func @group_lanes(%p: !llvm.ptr, %q: !llvm.ptr, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %c16 = llvm.mlir.constant(16 : i32) : i32
+  %c4 = llvm.mlir.constant(4 : i32) : i32
+  %low = llvm.mlir.constant(15 : i32) : i32
+  %high = llvm.mlir.constant(-16 : i32) : i32
+  %odd = llvm.mlir.constant(5 : i32) : i32
+  %zero = llvm.mlir.constant(0.0 : f32) : f32
+  scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+    %t = arith.index_castui %x : index to i32
+    %lane = llvm.urem %t, %c16 : i32
+    %problem = llvm.udiv %t, %c16 : i32
+    %row0 = llvm.shl %problem, %c4 : i32
+    %i = llvm.add %row0, %lane : i32
+    %i64 = llvm.zext %i : i32 to i64
+    %a = llvm.getelementptr %p[%i64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %s = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+      %v = llvm.load %a : !llvm.ptr -> f32
+      %acc2 = llvm.fadd %acc, %v : f32
+      scf.yield %acc2 : f32
+    }
+    %lane2 = llvm.and %t, %low : i32
+    %base = llvm.and %t, %high : i32
+    %k = llvm.or disjoint %base, %lane2 : i32
+    %k64 = llvm.zext %k : i32 to i64
+    %b = llvm.getelementptr %q[%k64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    llvm.store %s, %b : f32, !llvm.ptr
+    %m = llvm.and %t, %odd : i32
+    %m64 = llvm.zext %m : i32 to i64
+    %c = llvm.getelementptr %q[%m64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    llvm.store %s, %c : f32, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}

@@ -195,8 +195,20 @@ bool isDivision(Operation *op) {
 /// so (null: nothing to prove).
 struct LaneStride {
   int64_t step;
-  Value proof;
+  /// An i1 under which the lanes step evenly in the value's own width
+  /// (null: always).
+  Value proof = Value();
+  /// The part of `proof` that a truncation keeps (null: none). A value
+  /// extended to 64 bits needs a proof that the narrow value did not wrap
+  /// between lanes; truncated back, modular arithmetic steps evenly
+  /// without it, but still needs what the narrow value needed.
+  Value narrowProof = Value();
 };
+
+/// True if `proof` is null or defined outside `op`.
+static bool isDefinedOutside(Value proof, Operation *op) {
+  return !proof || !op->isAncestor(proof.getParentRegion()->getParentOp());
+}
 
 /// Keeps, for the serial loops around the ops being widened, whether each
 /// carries values that differ between lanes (an accumulator per thread).
@@ -417,13 +429,18 @@ private:
         return std::nullopt;
       unsigned from = bitWidthOf(sourceType), to = bitWidthOf(type);
       if (to <= from)
-        return LaneStride{source->step, to < 64 ? Value() : source->proof};
+        return LaneStride{source->step,
+                          to < 64 ? source->narrowProof : source->proof,
+                          source->narrowProof};
       if (from < 8 || to < 64 ||
           std::abs(source->step) * int64_t(lanes - 1) >=
               (int64_t(1) << (from - 1)))
         return std::nullopt;
-      return LaneStride{source->step,
-                        buildNoWrapProof(result, source->step, loc)};
+      return LaneStride{
+          source->step,
+          andProofs(source->proof, buildNoWrapProof(result, source->step, loc),
+                    loc),
+          source->proof};
     }
     if (op->getNumOperands() != 2)
       return std::nullopt;
@@ -431,23 +448,90 @@ private:
     if (!s0 || !s1)
       return std::nullopt;
     Value proof = andProofs(s0->proof, s1->proof, loc);
+    Value narrowProof = andProofs(s0->narrowProof, s1->narrowProof, loc);
+    auto stepping = [&](int64_t step) {
+      return LaneStride{step, proof, narrowProof};
+    };
     if (isa<arith::AddIOp, LLVM::AddOp>(op))
-      return LaneStride{s0->step + s1->step, proof};
+      return stepping(s0->step + s1->step);
     if (isa<arith::SubIOp, LLVM::SubOp>(op))
-      return LaneStride{s0->step - s1->step, proof};
+      return stepping(s0->step - s1->step);
     if (isa<arith::MulIOp, LLVM::MulOp>(op)) {
       if (s1->step == 0)
         if (std::optional<int64_t> c = constant(1))
-          return LaneStride{s0->step * *c, proof};
+          return stepping(s0->step * *c);
       if (s0->step == 0)
         if (std::optional<int64_t> c = constant(0))
-          return LaneStride{s1->step * *c, proof};
+          return stepping(s1->step * *c);
       return std::nullopt;
     }
     if (isa<arith::ShLIOp, LLVM::ShlOp>(op) && s1->step == 0)
       if (std::optional<int64_t> c = constant(1); c && *c >= 0 && *c < 32)
-        return LaneStride{s0->step * (int64_t(1) << *c), proof};
+        return stepping(s0->step * (int64_t(1) << *c));
+    // Disjoint bits: an addition.
+    if (auto orOp = dyn_cast<LLVM::OrOp>(op); orOp && orOp.getIsDisjoint())
+      return stepping(s0->step + s1->step);
+    // Any operation of lanes that all agree gives lanes that all agree.
+    if (s0->step == 0 && s1->step == 0 && isMemoryEffectFree(op))
+      return stepping(0);
+    if (std::optional<int64_t> guess = guessStrideOfBitOp(op, *s0, *s1);
+        guess && isa<IntegerType>(type)) {
+      Value check = buildLaneCheck(result, *guess, loc);
+      return LaneStride{*guess, andProofs(proof, check, loc),
+                        andProofs(narrowProof, check, loc)};
+    }
     return std::nullopt;
+  }
+
+  /// The stride that a remainder, division, shift or mask by a constant
+  /// gives when the lanes do not cross a multiple of the divisor (or of
+  /// the mask's range): `tid % G` steps like `tid` and `tid / G` stays put
+  /// within a group of G threads. Nullopt for other operations.
+  static std::optional<int64_t> guessStrideOfBitOp(Operation *op,
+                                                   LaneStride lhs,
+                                                   LaneStride rhs) {
+    if (rhs.step != 0)
+      return std::nullopt;
+    std::optional<int64_t> c = getConstantIntValue(op->getOperand(1));
+    if (!c)
+      return std::nullopt;
+    if (isa<LLVM::URemOp, LLVM::SRemOp, arith::RemUIOp, arith::RemSIOp>(op))
+      return *c > 0 ? std::optional<int64_t>(lhs.step) : std::nullopt;
+    if (isa<LLVM::UDivOp, LLVM::SDivOp, arith::DivUIOp, arith::DivSIOp>(op))
+      return *c > 0 ? std::optional<int64_t>(0) : std::nullopt;
+    if (isa<LLVM::LShrOp, LLVM::AShrOp, arith::ShRUIOp, arith::ShRSIOp>(op))
+      return *c > 0 ? std::optional<int64_t>(0) : std::nullopt;
+    if (isa<LLVM::AndOp, arith::AndIOp>(op)) {
+      uint64_t mask = static_cast<uint64_t>(*c);
+      if ((mask & (mask + 1)) == 0) // low bits: x % 2^k
+        return lhs.step;
+      uint64_t inverse = ~mask;
+      if ((inverse & (inverse + 1)) == 0) // high bits: x - x % 2^k
+        return 0;
+    }
+    return std::nullopt;
+  }
+
+  /// An i1 that is true if every lane of the integer vector `widened`
+  /// equals lane 0 plus lane * step. Checking all lanes (not only the first
+  /// and last) makes the guess of guessStrideOfBitOp safe whatever wrapped.
+  Value buildLaneCheck(Value widened, int64_t step, Location loc) {
+    auto vectorType = cast<VectorType>(widened.getType());
+    Type element = vectorType.getElementType();
+    unsigned width = element.getIntOrFloatBitWidth();
+    SmallVector<APInt> offsets;
+    for (unsigned lane = 0; lane < lanes; ++lane)
+      offsets.push_back(APInt(width, static_cast<uint64_t>(step * lane),
+                              /*isSigned=*/false, /*implicitTrunc=*/true));
+    Value laneOffsets = LLVM::ConstantOp::create(
+        b, loc, vectorType, DenseElementsAttr::get(vectorType, offsets));
+    Value first = broadcast(extractLane(widened, 0, element, loc), loc);
+    Value expected = LLVM::AddOp::create(b, loc, first, laneOffsets);
+    Value equal = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                       widened, expected);
+    Value all = LLVM::vector_reduce_and::create(b, loc, b.getI1Type(), equal);
+    // Frozen: lanes that no mask lets touch memory may be poison.
+    return LLVM::FreezeOp::create(b, loc, all);
   }
 
   /// An i1 that is true if the lanes of the 64-bit `extended` span exactly
@@ -485,6 +569,8 @@ private:
             return false;
           total.step += s->step * bytes;
           total.proof = andProofs(total.proof, s->proof, gep.getLoc());
+          total.narrowProof =
+              andProofs(total.narrowProof, s->narrowProof, gep.getLoc());
           return true;
         });
     if (!known)
@@ -820,20 +906,25 @@ private:
     int64_t elementSize =
         static_cast<int64_t>(layout.getTypeSize(type).getFixedValue());
     std::optional<LaneStride> stride = strideOf(address);
-    if (!stride || stride->step != elementSize) {
+    auto buildFastLoad = [&] {
+      return stride->step == 0
+                 ? buildUniformLoad(address, vectorType, mask, alignment, loc)
+                 : buildContiguousLoad(address, vectorType, mask, alignment,
+                                       loc);
+    };
+    if (!stride || (stride->step != elementSize && stride->step != 0)) {
       countGather();
       result = buildGather(address, vectorType, mask, alignment, loc);
     } else if (!stride->proof) {
-      result = buildContiguousLoad(address, vectorType, mask, alignment, loc);
+      result = buildFastLoad();
     } else {
-      // Consecutive unless a 32-bit index wrapped between the lanes.
+      // Consecutive (or one address) unless an index wrapped between the
+      // lanes or they straddle a group boundary.
       auto choice = scf::IfOp::create(b, loc, TypeRange{vectorType},
                                       stride->proof, /*withElseRegion=*/true);
       OpBuilder::InsertionGuard insertion(b);
       b.setInsertionPointToStart(choice.thenBlock());
-      scf::YieldOp::create(
-          b, loc,
-          buildContiguousLoad(address, vectorType, mask, alignment, loc));
+      scf::YieldOp::create(b, loc, buildFastLoad());
       b.setInsertionPointToStart(choice.elseBlock());
       scf::YieldOp::create(
           b, loc, buildGather(address, vectorType, mask, alignment, loc));
@@ -841,6 +932,31 @@ private:
     }
     setResult(load.getResult(), result);
     return success();
+  }
+
+  /// One load from the address all lanes share (lane 0's), broadcast; under
+  /// a mask only when some lane is active.
+  Value buildUniformLoad(Value addresses, VectorType vectorType, Value mask,
+                         unsigned alignment, Location loc) {
+    Type element = vectorType.getElementType();
+    Value first =
+        extractLane(addresses, 0, getElementTypeOrSelf(addresses), loc);
+    auto load = [&] {
+      return LLVM::LoadOp::create(b, loc, element, first, alignment)
+          .getResult();
+    };
+    if (!mask)
+      return broadcast(load(), loc);
+    auto guard = scf::IfOp::create(b, loc, TypeRange{element},
+                                   anyLane(mask, loc), /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard insertion(b);
+      b.setInsertionPointToStart(guard.thenBlock());
+      scf::YieldOp::create(b, loc, load());
+      b.setInsertionPointToStart(guard.elseBlock());
+      scf::YieldOp::create(b, loc, buildZero(element, loc));
+    }
+    return broadcast(guard.getResult(0), loc);
   }
 
   /// A load of consecutive elements from lane 0's address on.
@@ -995,8 +1111,12 @@ private:
       if (!isVector(arg) || assumed == strides.end())
         continue;
       std::optional<LaneStride> actual = strideOf(lookup(next));
+      auto sameOrNone = [](Value actualProof, Value assumedProof) {
+        return !actualProof || actualProof == assumedProof;
+      };
       if (!actual || actual->step != assumed->second.step ||
-          (actual->proof && actual->proof != assumed->second.proof)) {
+          !sameOrNone(actual->proof, assumed->second.proof) ||
+          !sameOrNone(actual->narrowProof, assumed->second.narrowProof)) {
         carriedStrideMismatch = true;
         inconsistent = true;
       }
@@ -1193,8 +1313,8 @@ private:
       std::optional<LaneStride> stride;
       if (Value before = lookup(forwarded); isVector(arg) && isVector(before))
         if (std::optional<LaneStride> s = strideOf(before);
-            s && (!s->proof ||
-                  !widenedLoop->isAncestor(s->proof.getDefiningOp())))
+            s && isDefinedOutside(s->proof, widenedLoop) &&
+            isDefinedOutside(s->narrowProof, widenedLoop))
           stride = s;
       setResult(original, arg, stride);
     }

@@ -7,9 +7,11 @@
 // an atomicCAS loop. Blocks of 100 threads (not a multiple of the vector
 // width) and a last partial block. Checked against the host.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
-// RUN: %respec -O2 --disable-opt=thread-vectorize %s -o %t.scalar && %t.scalar
-// | FileCheck %s RUN: %respec -O2 --disable-opt=shared-atomics %s -o %t.atomic
-// && %t.atomic | FileCheck %s CHECK: PASSED
+// RUN: %respec -O2 --disable-opt=thread-vectorize %s -o %t.scalar
+// RUN: %t.scalar | FileCheck %s
+// RUN: %respec -O2 --disable-opt=shared-atomics %s -o %t.atomic
+// RUN: %t.atomic | FileCheck %s
+// CHECK: PASSED
 
 #include <cstdio>
 #include <cstring>
