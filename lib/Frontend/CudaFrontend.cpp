@@ -46,6 +46,18 @@ std::string findCudaToolkit(StringRef requested, bool requestedGiven) {
                                        : std::string();
 }
 
+void appendToolkitLibraryIncludes(StringRef toolkitPath,
+                                  std::vector<std::string> &args) {
+  if (toolkitPath.empty())
+    return;
+  SmallString<256> cccl(toolkitPath);
+  sys::path::append(cccl, "include", "cccl");
+  if (!sys::fs::is_directory(cccl))
+    return;
+  args.push_back("-isystem");
+  args.push_back(cccl.str().str());
+}
+
 void appendPreprocessorArguments(const FrontendOptions &options,
                                  std::vector<std::string> &args) {
   for (const std::string &dir : options.includeDirs)
@@ -114,6 +126,7 @@ static std::vector<std::string> driverArguments(const FrontendOptions &options,
   if (!options.languageStandard.empty())
     args.push_back("-std=" + options.languageStandard);
   appendPreprocessorArguments(options, args);
+  appendToolkitLibraryIncludes(options.cudaToolkitPath, args);
   if (side == CudaSide::Host)
     args.insert(args.end(), options.extraHostArgs.begin(),
                 options.extraHostArgs.end());

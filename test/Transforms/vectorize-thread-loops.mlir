@@ -525,3 +525,36 @@ func.func @group_lanes(%p: !llvm.ptr, %q: !llvm.ptr, %n: index) {
   } {respec.parallel_level = "block"}
   return
 }
+
+// Localized shared atomics inside a serial loop without floating-point work
+// (a byte histogram: each thread's loop adds its values' bins) are left
+// scalar: one scalar read-modify-write per lane per iteration costs more
+// than the vector loop saves.
+// CHECK-LABEL: func.func @histogram_loop(
+// CHECK-NOT: vector<
+// CHECK: return
+func.func @histogram_loop(%data: !llvm.ptr, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %mask = llvm.mlir.constant(255 : i32) : i32
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+  scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+    scf.for %j = %c0 to %n step %c1 {
+      %row = arith.muli %j, %c64 : index
+      %k = arith.addi %row, %x : index
+      %k64 = arith.index_castui %k : index to i64
+      %a = llvm.getelementptr %data[%k64] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      %v = llvm.load %a : !llvm.ptr -> i32
+      %bin = llvm.and %v, %mask : i32
+      %slot = llvm.getelementptr %shared[%bin] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+      %old = llvm.load %slot {respec.block_serial} : !llvm.ptr -> i32
+      %new = llvm.add %old, %one : i32
+      llvm.store %new, %slot {respec.block_serial} : i32, !llvm.ptr
+    }
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}

@@ -513,16 +513,8 @@ bool Driver::compileHostSource(StringRef source, StringRef objectPath) {
     args.push_back("-I" + layout.cudaIncludeDir);
   else
     args.push_back("-I" + options.frontend.cudaToolkitPath + "/include");
-  for (const std::string &dir : options.frontend.includeDirs)
-    args.push_back("-I" + dir);
-  for (const std::string &dir : options.frontend.systemIncludeDirs) {
-    args.push_back("-isystem");
-    args.push_back(dir);
-  }
-  for (const std::string &macro : options.frontend.macroDefinitions)
-    args.push_back("-D" + macro);
-  for (const std::string &macro : options.frontend.macroUndefinitions)
-    args.push_back("-U" + macro);
+  appendPreprocessorArguments(options.frontend, args);
+  appendToolkitLibraryIncludes(options.frontend.cudaToolkitPath, args);
   args.insert(args.end(), options.hostCompilerArgs.begin(),
               options.hostCompilerArgs.end());
   if (sys::path::extension(source) == ".c")

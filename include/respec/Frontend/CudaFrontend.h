@@ -57,6 +57,12 @@ compileWithClang(llvm::LLVMContext &context,
                  const std::vector<std::string> &args,
                  bool quietUnknownCudaVersion = false);
 
+/// Appends `-isystem <toolkit>/include/cccl` when the toolkit has that
+/// directory: CUDA 13 moved CUB, Thrust and libcu++ (which
+/// cooperative_groups.h includes) there, and nvcc adds it by itself.
+void appendToolkitLibraryIncludes(llvm::StringRef toolkitPath,
+                                  std::vector<std::string> &args);
+
 /// Appends the user's -I, -isystem, -D and -U options to `args`.
 void appendPreprocessorArguments(const FrontendOptions &options,
                                  std::vector<std::string> &args);

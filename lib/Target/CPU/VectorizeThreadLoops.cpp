@@ -628,6 +628,10 @@ private:
           escaping.push_back(result);
         }
     }
+    // One scalar read-modify-write per lane costs what a gather and a
+    // scatter do: in a loop without floating-point work the scalar thread
+    // loop is faster (a byte histogram ran 2.5-5x slower vectorized).
+    countGather();
     SmallVector<Type> escapingTypes;
     for (Value value : escaping)
       escapingTypes.push_back(value.getType());

@@ -7,8 +7,8 @@
 // (tiled_partition<4>(tiled_partition<32>(block))) with its
 // meta_group_rank relative to the parent tile.
 // CUDA 13's cooperative_groups.h needs the CCCL include directory.
-// RUN: %respec -O2 -I%cuda_path/include/cccl %s -o %t && %t | FileCheck %s
-// RUN: %respec -O2 --disable-opt=all -I%cuda_path/include/cccl %s -o %t.noopt && %t.noopt | FileCheck %s
+// RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // REQUIRES: cuda-toolkit
 // CHECK: PASSED
 

@@ -7,8 +7,8 @@
 // ordering an exchange through shared memory within the tile.
 // Blocks of 128 threads, 2 blocks.
 // CUDA 13's cooperative_groups.h needs the CCCL include directory.
-// RUN: %respec -O2 -I%cuda_path/include/cccl %s -o %t && %t | FileCheck %s
-// RUN: %respec -O2 --disable-opt=all -I%cuda_path/include/cccl %s -o %t.noopt && %t.noopt | FileCheck %s
+// RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // REQUIRES: cuda-toolkit
 // CHECK: PASSED
 

@@ -5,8 +5,8 @@
 // and 5 ways to assign values, in 2-D blocks of (16, 8) threads, where a
 // thread's rank is its linear index in the block. 2 blocks.
 // CUDA 13's cooperative_groups.h needs the CCCL include directory.
-// RUN: %respec -O2 -I%cuda_path/include/cccl %s -o %t && %t | FileCheck %s
-// RUN: %respec -O2 --disable-opt=all -I%cuda_path/include/cccl %s -o %t.noopt && %t.noopt | FileCheck %s
+// RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // REQUIRES: cuda-toolkit
 // CHECK: PASSED
 

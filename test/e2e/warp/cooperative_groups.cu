@@ -2,8 +2,8 @@
 // size() and sync(); tiled_partition<32> and <8> with shfl_down, shfl_xor,
 // any, all, ballot; and cg::reduce over a tile. Block of 96 threads.
 // CUDA 13's cooperative_groups.h needs the CCCL include directory.
-// RUN: %respec -O2 -I%cuda_path/include/cccl %s -o %t && %t | FileCheck %s
-// RUN: %respec -O2 --disable-opt=all -I%cuda_path/include/cccl %s -o %t.noopt && %t.noopt | FileCheck %s
+// RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // REQUIRES: cuda-toolkit
 // CHECK: PASSED
 
