@@ -16,6 +16,8 @@
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
@@ -63,6 +65,125 @@ static void runInliner(Module &module) {
                       passes.addPass(GlobalDCEPass());
                       return passes;
                     });
+}
+
+/// The read-modify-write operation of clang's scoped atomic intrinsics
+/// (`atomicAdd_block`, `atomicMax_system`, ...): `llvm.nvvm.atomic.<op>.gen.
+/// <i|f>.<cta|sys>`. clang maps the signed and unsigned min/max builtins to
+/// the same intrinsic, which the NVPTX back end lowers as signed.
+static std::optional<AtomicRMWInst::BinOp> scopedAtomicOperation(Intrinsic::ID id) {
+  switch (id) {
+  case Intrinsic::nvvm_atomic_add_gen_i_cta:
+  case Intrinsic::nvvm_atomic_add_gen_i_sys:
+    return AtomicRMWInst::Add;
+  case Intrinsic::nvvm_atomic_add_gen_f_cta:
+  case Intrinsic::nvvm_atomic_add_gen_f_sys:
+    return AtomicRMWInst::FAdd;
+  case Intrinsic::nvvm_atomic_exch_gen_i_cta:
+  case Intrinsic::nvvm_atomic_exch_gen_i_sys:
+    return AtomicRMWInst::Xchg;
+  case Intrinsic::nvvm_atomic_max_gen_i_cta:
+  case Intrinsic::nvvm_atomic_max_gen_i_sys:
+    return AtomicRMWInst::Max;
+  case Intrinsic::nvvm_atomic_min_gen_i_cta:
+  case Intrinsic::nvvm_atomic_min_gen_i_sys:
+    return AtomicRMWInst::Min;
+  case Intrinsic::nvvm_atomic_inc_gen_i_cta:
+  case Intrinsic::nvvm_atomic_inc_gen_i_sys:
+    return AtomicRMWInst::UIncWrap;
+  case Intrinsic::nvvm_atomic_dec_gen_i_cta:
+  case Intrinsic::nvvm_atomic_dec_gen_i_sys:
+    return AtomicRMWInst::UDecWrap;
+  case Intrinsic::nvvm_atomic_and_gen_i_cta:
+  case Intrinsic::nvvm_atomic_and_gen_i_sys:
+    return AtomicRMWInst::And;
+  case Intrinsic::nvvm_atomic_or_gen_i_cta:
+  case Intrinsic::nvvm_atomic_or_gen_i_sys:
+    return AtomicRMWInst::Or;
+  case Intrinsic::nvvm_atomic_xor_gen_i_cta:
+  case Intrinsic::nvvm_atomic_xor_gen_i_sys:
+    return AtomicRMWInst::Xor;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Rewrites scoped atomics as the relaxed atomic instructions clang emits
+/// for atomicAdd & co., with the scope as an LLVM sync scope ("block" for
+/// _block, the default system scope for _system, as the NVPTX back end
+/// reads them), so that every later stage (shared-atomics localization,
+/// the CPU lowering, which drops scopes) treats them alike.
+static void lowerScopedAtomics(Module &module) {
+  SmallVector<CallInst *> calls;
+  for (Function &function : module)
+    for (Instruction &inst : instructions(function))
+      if (auto *call = dyn_cast<CallInst>(&inst))
+        if (Function *callee = call->getCalledFunction();
+            callee && callee->getName().starts_with("llvm.nvvm.atomic."))
+          calls.push_back(call);
+  SyncScope::ID block = module.getContext().getOrInsertSyncScopeID("block");
+  for (CallInst *call : calls) {
+    Intrinsic::ID id = call->getCalledFunction()->getIntrinsicID();
+    SyncScope::ID scope =
+        call->getCalledFunction()->getName().contains(".cta.")
+            ? block
+            : SyncScope::System;
+    IRBuilder<> builder(call);
+    Value *replacement = nullptr;
+    if (std::optional<AtomicRMWInst::BinOp> op = scopedAtomicOperation(id)) {
+      replacement = builder.CreateAtomicRMW(
+          *op, call->getArgOperand(0), call->getArgOperand(1), MaybeAlign(),
+          AtomicOrdering::Monotonic, scope);
+    } else if (id == Intrinsic::nvvm_atomic_cas_gen_i_cta ||
+               id == Intrinsic::nvvm_atomic_cas_gen_i_sys) {
+      Value *pair = builder.CreateAtomicCmpXchg(
+          call->getArgOperand(0), call->getArgOperand(1),
+          call->getArgOperand(2), MaybeAlign(), AtomicOrdering::Monotonic,
+          AtomicOrdering::Monotonic, scope);
+      replacement = builder.CreateExtractValue(pair, 0);
+    } else {
+      continue;
+    }
+    call->replaceAllUsesWith(replacement);
+    call->eraseFromParent();
+  }
+}
+
+/// Device-side `new` and `delete` (CUDA's device runtime allocates them
+/// from the device heap, as `malloc`): the C++ operators clang declares,
+/// defined here on top of the device `malloc`/`free` respec provides.
+/// Aligned forms (`std::align_val_t`) stay undefined and are diagnosed.
+static void defineDeviceNewDelete(Module &module) {
+  static constexpr StringLiteral allocators[] = {
+      "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t"};
+  static constexpr StringLiteral deallocators[] = {
+      "_ZdlPv",  "_ZdaPv",  "_ZdlPvm", "_ZdaPvm", "_ZdlPvRKSt9nothrow_t",
+      "_ZdaPvRKSt9nothrow_t"};
+  LLVMContext &context = module.getContext();
+  Type *ptr = PointerType::getUnqual(context);
+  Type *i64 = Type::getInt64Ty(context);
+  auto define = [&](Function *function, FunctionCallee target) {
+    function->setLinkage(GlobalValue::InternalLinkage);
+    function->addFnAttr(Attribute::AlwaysInline);
+    IRBuilder<> builder(BasicBlock::Create(context, "entry", function));
+    CallInst *call = builder.CreateCall(target, {function->getArg(0)});
+    if (function->getReturnType()->isVoidTy())
+      builder.CreateRetVoid();
+    else
+      builder.CreateRet(call);
+  };
+  for (StringRef name : allocators)
+    if (Function *function = module.getFunction(name);
+        function && function->isDeclaration() && !function->use_empty())
+      define(function, module.getOrInsertFunction(
+                           "malloc", FunctionType::get(ptr, {i64}, false)));
+  for (StringRef name : deallocators)
+    if (Function *function = module.getFunction(name);
+        function && function->isDeclaration() && !function->use_empty())
+      define(function,
+             module.getOrInsertFunction(
+                 "free", FunctionType::get(Type::getVoidTy(context), {ptr},
+                                           false)));
 }
 
 /// Prints "file:line:col: error: " for the first instruction that uses
@@ -123,6 +244,8 @@ static bool verifySelfContained(Module &module, DeviceLanguage language) {
 }
 
 bool prepareDeviceModule(Module &module, DeviceLanguage language) {
+  lowerScopedAtomics(module);
+  defineDeviceNewDelete(module);
   markForInlining(module);
   runInliner(module);
   return verifySelfContained(module, language);

@@ -137,6 +137,17 @@ extern "C" void __respec_assertfail(const char *message, const char *file,
   std::abort();
 }
 
+extern "C" void __respec_trap(void) {
+  // A GPU ends the kernel and every later API call fails with
+  // cudaErrorLaunchFailure; on the CPU the other threads of the grid cannot
+  // be stopped cleanly, so the process stops, as for a failed assert.
+  std::fflush(stdout);
+  std::fprintf(stderr, "respec: a kernel executed __trap() (PTX trap): "
+                       "unspecified launch failure\n");
+  std::fflush(stderr);
+  std::abort();
+}
+
 extern "C" uint64_t __respec_clock64(void) {
 #if defined(__x86_64__) || defined(__i386__)
   return __rdtsc();

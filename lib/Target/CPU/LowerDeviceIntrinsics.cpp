@@ -149,6 +149,17 @@ static void replaceWithTimerCall(Operation *op, StringRef runtimeFunction) {
   op->erase();
 }
 
+/// `__trap()` would be the CPU's trap instruction (SIGILL, no message):
+/// the runtime reports it and stops the process instead.
+static void replaceTrap(LLVM::Trap trap) {
+  auto module = trap->getParentOfType<ModuleOp>();
+  OpBuilder builder(trap);
+  LLVM::LLVMFuncOp callee = declareRuntimeFunction(
+      module, "__respec_trap", LLVM::LLVMVoidType::get(trap.getContext()));
+  LLVM::CallOp::create(builder, trap.getLoc(), callee, ValueRange{});
+  trap.erase();
+}
+
 static void replaceWithFence(Operation *op) {
   OpBuilder builder(op);
   LLVM::FenceOp::create(builder, op->getLoc(), LLVM::AtomicOrdering::seq_cst);
@@ -281,6 +292,10 @@ struct LowerDeviceIntrinsicsToCPUPass
       if (auto call = dyn_cast<LLVM::CallOp>(op)) {
         call.setConvergent(false);
         lowerLibdeviceCall(call);
+        continue;
+      }
+      if (auto trap = dyn_cast<LLVM::Trap>(op)) {
+        replaceTrap(trap);
         continue;
       }
       if (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp, LLVM::FenceOp,

@@ -122,6 +122,10 @@ int __respec_vprintf(const char *format, const char *args);
 void __respec_assertfail(const char *message, const char *file, uint32_t line,
                          const char *function, uint64_t charSize);
 
+/// Device-side __trap() (PTX `trap`): CUDA aborts the kernel and reports an
+/// unspecified launch failure; respec stops the process with a message.
+void __respec_trap(void);
+
 /// Kernels built with several versions (respec --tune): the index of the
 /// version to run for this launch. `descriptions` holds the `count`
 /// versions' names, one per line; `mode` 0 cycles through them (profiling),
