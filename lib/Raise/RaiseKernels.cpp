@@ -357,6 +357,34 @@ static Location plainSourceLocation(Location loc) {
 }
 
 /// Builds `__respec_launch.<kernel>` around the per-thread function.
+/// The thread count of the kernel's `__launch_bounds__` (clang's
+/// "nvvm.maxntid" function attribute: "x" or "x,y,z"), if any.
+static std::optional<int64_t> maxThreadsPerBlock(LLVM::LLVMFuncOp kernel) {
+  ArrayAttr passthrough = kernel.getPassthroughAttr();
+  if (!passthrough)
+    return std::nullopt;
+  for (Attribute entry : passthrough) {
+    auto pair = dyn_cast<ArrayAttr>(entry);
+    if (!pair || pair.size() != 2)
+      continue;
+    auto key = dyn_cast<StringAttr>(pair[0]);
+    auto value = dyn_cast<StringAttr>(pair[1]);
+    if (!key || !value || key.getValue() != "nvvm.maxntid")
+      continue;
+    SmallVector<StringRef> dims;
+    value.getValue().split(dims, ',');
+    int64_t threads = 1;
+    for (StringRef dim : dims) {
+      int64_t extent = 0;
+      if (dim.trim().getAsInteger(10, extent) || extent <= 0)
+        return std::nullopt;
+      threads *= extent;
+    }
+    return threads;
+  }
+  return std::nullopt;
+}
+
 static LLVM::LLVMFuncOp
 buildLaunchFunction(ModuleOp module, LLVM::LLVMFuncOp threadFn,
                     StringRef kernelName, ArrayRef<Type> paramTypes,
@@ -378,6 +406,8 @@ buildLaunchFunction(ModuleOp module, LLVM::LLVMFuncOp threadFn,
   launch->setAttr(kParamSizesAttr, builder.getDenseI64ArrayAttr(paramSizes));
   launch->setAttr(kStaticSharedAttr, builder.getI64IntegerAttr(
                                          layout.staticBytes));
+  if (std::optional<int64_t> bound = maxThreadsPerBlock(threadFn))
+    launch->setAttr(kMaxThreadsPerBlockAttr, builder.getI64IntegerAttr(*bound));
 
   Block *entry = launch.addEntryBlock(builder);
   builder.setInsertionPointToStart(entry);

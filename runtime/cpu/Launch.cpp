@@ -69,6 +69,14 @@ bool isValidGeometry(dim3 grid, dim3 block) {
          grid.z <= unsigned(p.maxGridSize[2]);
 }
 
+/// The most threads a block of `kernel` may have: the device's limit, or the
+/// kernel's __launch_bounds__ when lower.
+int maxThreadsPerBlockOf(const KernelInfo &kernel) {
+  int limit = deviceProperties().maxThreadsPerBlock;
+  uint32_t bound = kernel.entry->maxThreadsPerBlock;
+  return bound && bound < uint32_t(limit) ? int(bound) : limit;
+}
+
 /// The kernel of `func`, or an error naming `call`.
 cudaError_t findKernel(const void *func, const char *call,
                        const KernelInfo **kernel) {
@@ -94,6 +102,15 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
     return reportError(cudaErrorInvalidConfiguration, call,
                        "grid (%u,%u,%u) block (%u,%u,%u)", grid.x, grid.y,
                        grid.z, block.x, block.y, block.z);
+  // A GPU refuses a block larger than the kernel was compiled for
+  // (__launch_bounds__): its register allocation assumed the bound.
+  uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  if (threads > uint64_t(maxThreadsPerBlockOf(*kernel)))
+    return reportError(cudaErrorLaunchOutOfResources, call,
+                       "%llu threads per block exceed the kernel's "
+                       "__launch_bounds__ of %d",
+                       (unsigned long long)threads,
+                       maxThreadsPerBlockOf(*kernel));
   if (sharedMem > kernel->maxDynamicSharedBytes)
     return reportError(cudaErrorInvalidValue, call,
                        "%zu bytes of dynamic shared memory exceed the "
@@ -147,7 +164,7 @@ extern "C" cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
     return status;
   std::memset(attr, 0, sizeof(*attr));
   attr->sharedSizeBytes = kernel->entry->staticSharedBytes;
-  attr->maxThreadsPerBlock = deviceProperties().maxThreadsPerBlock;
+  attr->maxThreadsPerBlock = maxThreadsPerBlockOf(*kernel);
   // Registers are not a CPU resource; report a count that never limits
   // occupancy (64K registers / 1024 threads = 64).
   attr->numRegs = 32;
@@ -224,8 +241,11 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
   cudaError_t status = findKernel(func, call, &kernel);
   if (status != cudaSuccess)
     return status;
-  *numBlocks = residentBlocksPerMultiprocessor(
-      blockSize, kernel->entry->staticSharedBytes + dynamicSMemSize);
+  *numBlocks = blockSize > maxThreadsPerBlockOf(*kernel)
+                   ? 0
+                   : residentBlocksPerMultiprocessor(
+                         blockSize,
+                         kernel->entry->staticSharedBytes + dynamicSMemSize);
   return cudaSuccess;
 }
 

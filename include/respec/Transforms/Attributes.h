@@ -25,6 +25,10 @@ inline constexpr llvm::StringLiteral kKernelNameAttr = "respec.kernel_name";
 inline constexpr llvm::StringLiteral kParamSizesAttr = "respec.param_sizes";
 inline constexpr llvm::StringLiteral kStaticSharedAttr =
     "respec.static_shared_bytes";
+/// On launch functions of kernels with `__launch_bounds__(N)`: N, the most
+/// threads per block the kernel may be launched with (IntegerAttr).
+inline constexpr llvm::StringLiteral kMaxThreadsPerBlockAttr =
+    "respec.max_threads_per_block";
 
 /// On llvm.mlir.global: the NVPTX address space the variable was declared in
 /// (1 global, 3 shared, 4 constant).

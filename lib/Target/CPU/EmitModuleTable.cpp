@@ -148,6 +148,8 @@ static LogicalResult emitModuleTable(ModuleOp module) {
       continue;
     auto sizes = launch->getAttrOfType<DenseI64ArrayAttr>(kParamSizesAttr);
     auto shared = launch->getAttrOfType<IntegerAttr>(kStaticSharedAttr);
+    auto bound = launch->getAttrOfType<IntegerAttr>(kMaxThreadsPerBlockAttr);
+    int64_t maxThreads = bound ? bound.getInt() : 0;
     StringRef nameSymbol = table.addString(kernelName.getValue());
     SmallVector<FieldBuilder> sizeFields;
     for (int64_t size : sizes.asArrayRef())
@@ -168,7 +170,7 @@ static LogicalResult emitModuleTable(ModuleOp module) {
           b, loc, kernelType,
           {addressOf(ptr, nameSymbol), addressOf(ptr, launchName),
            constantInt(i64, shared.getInt()), constantInt(i32, sizes.size()),
-           constantInt(i32, 0), sizesField});
+           constantInt(i32, maxThreads), sizesField});
     });
   }
 

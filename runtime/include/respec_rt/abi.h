@@ -47,7 +47,9 @@ typedef struct respec_kernel_entry {
   respec_launch_fn launch;    ///< runs the grid
   uint64_t staticSharedBytes; ///< bytes of static __shared__ per block
   uint32_t numParams;         ///< number of kernel parameters
-  uint32_t reserved;          ///< zero
+  /// __launch_bounds__ thread count (0: none). Objects of respec 0.8.0 and
+  /// before have 0 here (the field was reserved).
+  uint32_t maxThreadsPerBlock;
   const uint32_t *paramSizes; ///< size in bytes of each parameter's value
 } respec_kernel_entry;
 
