@@ -558,3 +558,45 @@ func.func @histogram_loop(%data: !llvm.ptr, %n: index) {
   } {respec.parallel_level = "block"}
   return
 }
+
+// `tid | 1` marked disjoint under `if (tid % 32 == 0)`: the flag holds only
+// in the active lane, and an inactive odd lane 0 breaks the sequence, so the
+// stride of the `or` is checked on every lane like the other bit operations
+// (extrapolating from lane 0 without the check loaded the wrong element).
+// CHECK-LABEL: func.func @masked_disjoint_or(
+// CHECK: %[[OR:.*]] = llvm.or disjoint %{{.*}} : vector<8xi32>
+// CHECK: %[[EQ:.*]] = llvm.icmp "eq" %[[OR]], %{{.*}} : vector<8xi32>
+// CHECK: "llvm.intr.vector.reduce.and"(%[[EQ]])
+// CHECK: scf.if %{{.*}} -> (vector<8xi32>) {
+// CHECK: llvm.intr.masked.load
+// CHECK: } else {
+// CHECK: llvm.intr.masked.gather
+func.func @masked_disjoint_or(%p: !llvm.ptr, %q: !llvm.ptr, %base: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %low = llvm.mlir.constant(31 : i32) : i32
+  %zero = llvm.mlir.constant(0 : i32) : i32
+  %one = llvm.mlir.constant(1 : i32) : i32
+  scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+    %tid = arith.addi %base, %x : index
+    %t = arith.index_castui %tid : index to i32
+    %m = llvm.and %t, %low : i32
+    %first = llvm.icmp "eq" %m, %zero : i32
+    scf.if %first {
+      %j = llvm.or disjoint %t, %one : i32
+      %j64 = llvm.zext %j : i32 to i64
+      %a = llvm.getelementptr %p[%j64] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      %s = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (i32) {
+        %v = llvm.load %a : !llvm.ptr -> i32
+        %acc2 = llvm.add %acc, %v : i32
+        scf.yield %acc2 : i32
+      }
+      %t64 = llvm.zext %t : i32 to i64
+      %b = llvm.getelementptr %q[%t64] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %s, %b : i32, !llvm.ptr
+    }
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}

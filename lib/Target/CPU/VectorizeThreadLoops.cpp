@@ -468,9 +468,6 @@ private:
     if (isa<arith::ShLIOp, LLVM::ShlOp>(op) && s1->step == 0)
       if (std::optional<int64_t> c = constant(1); c && *c >= 0 && *c < 32)
         return stepping(s0->step * (int64_t(1) << *c));
-    // Disjoint bits: an addition.
-    if (auto orOp = dyn_cast<LLVM::OrOp>(op); orOp && orOp.getIsDisjoint())
-      return stepping(s0->step + s1->step);
     // Any operation of lanes that all agree gives lanes that all agree.
     if (s0->step == 0 && s1->step == 0 && isMemoryEffectFree(op))
       return stepping(0);
@@ -486,10 +483,18 @@ private:
   /// The stride that a remainder, division, shift or mask by a constant
   /// gives when the lanes do not cross a multiple of the divisor (or of
   /// the mask's range): `tid % G` steps like `tid` and `tid / G` stays put
-  /// within a group of G threads. Nullopt for other operations.
+  /// within a group of G threads; an `or disjoint` steps like the sum of
+  /// its operands. Nullopt for other operations. Every guess is checked at
+  /// run time (buildLaneCheck).
   static std::optional<int64_t> guessStrideOfBitOp(Operation *op,
                                                    LaneStride lhs,
                                                    LaneStride rhs) {
+    // Disjoint bits add up, but only in the lanes where they are disjoint:
+    // under a mask an inactive lane (`tid | 1` for an odd `tid` that the
+    // branch on `tid % 32 == 0` excludes) breaks the sequence, so this is a
+    // guess to check too, not a rule.
+    if (auto orOp = dyn_cast<LLVM::OrOp>(op); orOp && orOp.getIsDisjoint())
+      return lhs.step + rhs.step;
     if (rhs.step != 0)
       return std::nullopt;
     std::optional<int64_t> c = getConstantIntValue(op->getOperand(1));
