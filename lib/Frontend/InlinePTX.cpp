@@ -1192,7 +1192,7 @@ Value *PTXTranslator::saturate(Value *value) {
   Type *type = value->getType();
   Value *zero = ConstantFP::get(type, 0.0);
   Value *one = ConstantFP::get(type, 1.0);
-  Value *low = b.CreateSelect(b.CreateFCmpUGT(value, zero), value, zero);
+  Value *low = b.CreateSelect(b.CreateFCmpOGT(value, zero), value, zero);
   return b.CreateSelect(b.CreateFCmpOGT(low, one), one, low);
 }
 
