@@ -41,6 +41,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -2034,9 +2035,12 @@ bool PTXTranslator::translatePermute(const PtxStatement &statement) {
   };
   // The special modes: result bytes 0..3 as a function of c[1:0] (PTX ISA,
   // prmt table), one hex digit per byte, byte 0 lowest.
+  StringRef mode;
+  for (StringRef modifier : statement.modifiers)
+    if (modifier != "b32")
+      mode = modifier;
   std::optional<std::array<uint16_t, 4>> table =
-      StringSwitch<std::optional<std::array<uint16_t, 4>>>(
-          statement.modifiers.size() > 1 ? statement.modifiers[0] : "")
+      StringSwitch<std::optional<std::array<uint16_t, 4>>>(mode)
           .Case("f4e", std::array<uint16_t, 4>{0x3210, 0x4321, 0x5432, 0x6543})
           .Case("b4e", std::array<uint16_t, 4>{0x5670, 0x6701, 0x7012, 0x0123})
           .Case("rc8", std::array<uint16_t, 4>{0x0000, 0x1111, 0x2222, 0x3333})
@@ -2044,7 +2048,7 @@ bool PTXTranslator::translatePermute(const PtxStatement &statement) {
           .Case("ecr", std::array<uint16_t, 4>{0x0000, 0x1110, 0x2210, 0x3210})
           .Case("rc16", std::array<uint16_t, 4>{0x1010, 0x3232, 0x1010, 0x3232})
           .Default(std::nullopt);
-  if (statement.modifiers.size() > 1 && !table)
+  if (!mode.empty() && !table)
     return false;
   Value *result = b.getInt64(0);
   for (unsigned i = 0; i < 4; ++i) {
