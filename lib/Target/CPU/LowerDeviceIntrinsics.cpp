@@ -308,6 +308,8 @@ struct LowerDeviceIntrinsicsToCPUPass
         // the first instruction it could not.
         std::string untranslated = ::respec::describeUntranslatedPTX(
             inlineAsm.getAsmString(), inlineAsm.getConstraints());
+        if (untranslated.empty())
+          untranslated = inlineAsm.getAsmString().trim().str();
         op->emitError() << "kernel '" << userFunctionName(op)
                         << "' uses inline PTX assembly ('" << untranslated
                         << "') that respec cannot translate for the CPU";
