@@ -39,6 +39,7 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -708,29 +709,29 @@ bool PTXTranslator::translateGuarded(const PtxStatement &statement,
     return false;
   BasicBlock *thenEnd = b.GetInsertBlock();
   b.CreateBr(after);
-  b.SetInsertPoint(after);
-  auto merge = [&](RegisterValue &now, const RegisterValue &old) {
+  // Registers the instruction wrote: their old values, in the new values'
+  // types, are computed before the branch.
+  SmallVector<std::pair<RegisterValue *, Value *>, 4> merges;
+  b.SetInsertPoint(before->getTerminator());
+  auto collect = [&](RegisterValue &now, const RegisterValue &old) {
     if (now.value == old.value)
       return;
     Type *type = now.value->getType();
-    Value *previous =
-        old.value ? coerce(old.value, type) : PoisonValue::get(type);
-    // The coercion of the old value must sit before the branch.
-    if (auto *inst = dyn_cast<Instruction>(previous);
-        inst && inst->getParent() == after) {
-      inst->removeFromParent();
-      inst->insertInto(before, before->getTerminator()->getIterator());
-    }
-    PHINode *phi = b.CreatePHI(type, 2);
-    phi->addIncoming(previous, before);
-    phi->addIncoming(now.value, thenEnd);
-    now.value = phi;
+    merges.push_back({&now, old.value ? coerce(old.value, type)
+                                      : PoisonValue::get(type)});
   };
   for (auto [now, old] : llvm::zip(scopes, savedScopes))
     for (auto &entry : now)
-      merge(entry.second, old.lookup(entry.first()));
+      collect(entry.second, old.lookup(entry.first()));
   for (auto [now, old] : llvm::zip(operands, savedOperands))
-    merge(now.reg, old.reg);
+    collect(now.reg, old.reg);
+  b.SetInsertPoint(after);
+  for (auto [now, previous] : merges) {
+    PHINode *phi = b.CreatePHI(now->value->getType(), 2);
+    phi->addIncoming(previous, before);
+    phi->addIncoming(now->value, thenEnd);
+    now->value = phi;
+  }
   return true;
 }
 
@@ -2766,6 +2767,13 @@ static Function *buildTranslation(Module &module, const AsmSite &site,
             aggregate, coerceTo(value, outputTypes[i]), i);
       builder.CreateRet(aggregate);
     }
+  }
+  // A translation the verifier rejects is a translator bug; keep the asm
+  // (and its error) rather than hand broken IR to the rest of respec.
+  if (verifyFunction(*function)) {
+    failure = displayText(site.asmString);
+    function->eraseFromParent();
+    return nullptr;
   }
   return function;
 }

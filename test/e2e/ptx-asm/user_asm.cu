@@ -10,9 +10,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 constexpr int N = 256;
-constexpr int kOut = 24;
+constexpr int kOut = 25;
 
 __global__ void bits(const unsigned *a, const unsigned *b, unsigned *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -77,6 +78,14 @@ __global__ void bits(const unsigned *a, const unsigned *b, unsigned *out) {
   o[22] = r;
   asm("sad.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(1u));
   o[23] = r;
+  // A guarded write of another type (f32 into a register holding a b32
+  // from an input) merges with the old value after the guard.
+  float g = float(i);
+  asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\tmov.b32 t, %1;\n\t"
+      "setp.gt.f32 p, %2, 100.0;\n\t@p mov.f32 t, %2;\n\t"
+      "mov.b32 %0, t;\n\t}"
+      : "=r"(r) : "r"(x), "f"(g));
+  o[24] = r;
 }
 
 __global__ void memory(const float2 *in, const signed char *bytes,
@@ -249,6 +258,10 @@ int main() {
     unsigned long long v = (unsigned long long)y << 32 | x;
     expect("shf.r.clamp", i, o[22], unsigned(v >> shift));
     expect("sad.u32", i, o[23], (x > y ? x - y : y - x) + 1);
+    float g = float(i);
+    unsigned gBits;
+    memcpy(&gBits, &g, 4);
+    expect("guarded mov", i, o[24], i > 100 ? gBits : x);
     expect("ld.nc.v2/st.cs.v2 x", i, stored[2 * i] == -i, 1);
     expect("ld.s8/st.cs.v2 y", i, stored[2 * i + 1] == i + (signed char)((i + 1) * 37), 1);
     expect("atom.cas", i, counters[3 + i], i + 1);
