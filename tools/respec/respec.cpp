@@ -15,6 +15,7 @@
 
 #include "respec/Frontend/CudaFrontend.h"
 #include "respec/Frontend/DeviceModulePreparation.h"
+#include "respec/Frontend/InlinePTX.h"
 #include "respec/Frontend/OpenCLFrontend.h"
 #include "respec/Target/CPUBackend.h"
 #include "respec/Target/NVPTXBackend.h"
@@ -185,7 +186,13 @@ Driver::compileDevice(LLVMContext &context, StringRef source,
   } else {
     device = compileCudaSource(context, options.frontend, source,
                                CudaSide::Device);
-    if (!device || !prepareDeviceModule(*device))
+    if (!device)
+      return nullptr;
+    // PTX is native to the NVPTX target; for the CPU, CUDA's headers' asm
+    // (half precision, cache hints, shuffles, ...) becomes LLVM IR.
+    if (options.target == TargetKind::CPU)
+      translateInlinePTX(*device);
+    if (!prepareDeviceModule(*device))
       return nullptr;
   }
   if (options.keepIntermediates)

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "respec/Frontend/InlinePTX.h"
 #include "respec/Transforms/Attributes.h"
 #include "respec/Transforms/Passes.h"
 
@@ -276,7 +277,7 @@ static void widenSyncScope(Operation *op) {
 
 namespace {
 struct LowerDeviceIntrinsicsToCPUPass
-    : public respec::impl::LowerDeviceIntrinsicsToCPUPassBase<
+    : public mlir::respec::impl::LowerDeviceIntrinsicsToCPUPassBase<
           LowerDeviceIntrinsicsToCPUPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -318,11 +319,15 @@ struct LowerDeviceIntrinsicsToCPUPass
           inlineAsm.erase();
           continue;
         }
-        // PTX assembly (written by the user or by CUDA headers, e.g. for
-        // textures) has no CPU meaning.
+        // The driver translated the PTX it knows (InlinePTX.cpp); name
+        // the first instruction it could not.
+        std::string untranslated = ::respec::describeUntranslatedPTX(
+            inlineAsm.getAsmString(), inlineAsm.getConstraints());
+        if (untranslated.empty())
+          untranslated = inlineAsm.getAsmString().trim().str();
         op->emitError() << "kernel '" << userFunctionName(op)
-                        << "' uses inline PTX assembly (asm), which respec "
-                           "cannot run on the CPU";
+                        << "' uses inline PTX assembly ('" << untranslated
+                        << "') that respec cannot translate for the CPU";
         failedAny = true;
         continue;
       }

@@ -1,0 +1,2890 @@
+//===- InlinePTX.cpp - Inline PTX assembly as LLVM IR for the CPU ---------===//
+//
+// CUDA's headers implement much of the device library with inline PTX under
+// __CUDA_ARCH__: half and bfloat16 arithmetic and conversions, cache-hint
+// loads and stores, funnel shifts, dot products, SIMD video instructions,
+// CUB's shuffles, libcu++'s scoped atomics. PTX cannot be assembled for the
+// CPU, so this file translates such statements into LLVM IR with the PTX ISA
+// semantics, before the device module is inlined and raised.
+//
+// A statement is parsed generally (scopes, `.reg` declarations, predicate
+// guards, opcode with its dot modifiers, operands) and executed symbolically
+// over a small register environment. The translation of one statement goes
+// into a fresh internal function with the signature of the `asm` call, so an
+// unknown instruction discards that function and leaves the module as it was;
+// the CPU back end then names the instruction in its error.
+//
+// Warp-level instructions become the NVVM intrinsics clang itself emits for
+// the CUDA builtins, which respec's warp machinery lowers; arithmetic becomes
+// ordinary LLVM IR. Narrow floating-point results are computed exactly (or
+// rounded to odd) in double precision and rounded once to the destination
+// format in the requested rounding mode, which gives the correctly rounded
+// result of the hardware for every mode.
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Frontend/InlinePTX.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <functional>
+#include <map>
+#include <optional>
+
+using namespace llvm;
+
+namespace respec {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+/// One operand of a PTX instruction as written.
+struct PtxOperand {
+  enum Kind { Register, Integer, Float, Address, Vector, Sink };
+  Kind kind = Register;
+  /// Register name (`$N` for the asm operands), or an address's base.
+  std::string name;
+  /// `!p`: the negation of a predicate.
+  bool negated = false;
+  /// `d|p`: the second destination (shfl, setp).
+  std::string pairName;
+  /// Integer immediate, or an address's byte offset.
+  int64_t integer = 0;
+  /// Float immediate: its bits and their width (`0f...` 32, `0d...` 64).
+  uint64_t floatBits = 0;
+  unsigned floatWidth = 0;
+  /// The elements of `{a, b, ...}`.
+  std::vector<PtxOperand> elements;
+};
+
+/// One statement of an asm string.
+struct PtxStatement {
+  enum Kind { Instruction, Declaration, OpenScope, CloseScope };
+  Kind kind = Instruction;
+  /// The statement as written, for diagnostics.
+  std::string text;
+  /// `@p` / `@!p` guard.
+  std::string guard;
+  bool guardNegated = false;
+  std::string opcode;
+  /// The dot-separated modifiers after the opcode (`rn`, `f16`, `global`).
+  SmallVector<std::string, 6> modifiers;
+  SmallVector<PtxOperand, 4> operands;
+  /// Declaration: the declared type and names (`r<3>` expands to r0..r2).
+  std::string declaredType;
+  SmallVector<std::string, 4> declaredNames;
+  /// Parsing failed; the statement can only be reported.
+  bool malformed = false;
+
+  bool has(StringRef modifier) const {
+    return llvm::is_contained(modifiers, modifier);
+  }
+};
+
+static bool isIdentifierChar(char c) {
+  return isAlnum(c) || c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+/// Splits `text` at top-level commas (outside braces and brackets).
+static SmallVector<StringRef, 4> splitOperands(StringRef text) {
+  SmallVector<StringRef, 4> parts;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '{' || c == '[')
+      ++depth;
+    else if (c == '}' || c == ']')
+      --depth;
+    else if (c == ',' && depth == 0) {
+      parts.push_back(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  StringRef last = text.substr(start).trim();
+  if (!last.empty() || !parts.empty())
+    parts.push_back(last);
+  return parts;
+}
+
+/// Parses a PTX integer literal: decimal, 0x hexadecimal, 0b binary or
+/// 0-prefixed octal, optionally negative and with a `U` suffix.
+static std::optional<int64_t> parseInteger(StringRef text) {
+  bool negative = text.consume_front("-");
+  text.consume_back("U");
+  text.consume_back("u");
+  unsigned radix = 10;
+  if (text.consume_front("0x") || text.consume_front("0X"))
+    radix = 16;
+  else if (text.consume_front("0b") || text.consume_front("0B"))
+    radix = 2;
+  else if (text.size() > 1 && text.starts_with("0"))
+    radix = 8;
+  uint64_t value;
+  if (text.empty() || text.getAsInteger(radix, value))
+    return std::nullopt;
+  return negative ? -static_cast<int64_t>(value) : static_cast<int64_t>(value);
+}
+
+static std::optional<PtxOperand> parseOperand(StringRef text);
+
+/// `[base]`, `[base+offset]`, `[base-offset]`.
+static std::optional<PtxOperand> parseAddress(StringRef inner) {
+  PtxOperand operand;
+  operand.kind = PtxOperand::Address;
+  inner = inner.trim();
+  size_t sign = inner.find_first_of("+-", 1);
+  StringRef base = inner.substr(0, sign).trim();
+  if (sign != StringRef::npos) {
+    std::optional<int64_t> offset =
+        parseInteger(inner.substr(sign + 1).trim());
+    if (!offset)
+      return std::nullopt;
+    operand.integer = inner[sign] == '-' ? -*offset : *offset;
+  }
+  if (base.empty() || !llvm::all_of(base, isIdentifierChar))
+    return std::nullopt;
+  operand.name = base.str();
+  return operand;
+}
+
+static std::optional<PtxOperand> parseOperand(StringRef text) {
+  PtxOperand operand;
+  if (text.empty())
+    return std::nullopt;
+  if (text.consume_front("{")) {
+    if (!text.consume_back("}"))
+      return std::nullopt;
+    operand.kind = PtxOperand::Vector;
+    for (StringRef element : splitOperands(text)) {
+      std::optional<PtxOperand> parsed = parseOperand(element);
+      if (!parsed)
+        return std::nullopt;
+      operand.elements.push_back(*parsed);
+    }
+    return operand;
+  }
+  if (text.consume_front("[")) {
+    if (!text.consume_back("]"))
+      return std::nullopt;
+    return parseAddress(text);
+  }
+  if (text == "_") {
+    operand.kind = PtxOperand::Sink;
+    return operand;
+  }
+  // Float immediates: 0fXXXXXXXX (f32 bits), 0dXXXXXXXXXXXXXXXX (f64 bits).
+  if (text.size() > 2 && text[0] == '0' && tolower(text[1]) == 'f' &&
+      text.size() == 10) {
+    operand.kind = PtxOperand::Float;
+    operand.floatWidth = 32;
+    return text.substr(2).getAsInteger(16, operand.floatBits)
+               ? std::nullopt
+               : std::optional<PtxOperand>(operand);
+  }
+  if (text.size() > 2 && text[0] == '0' && tolower(text[1]) == 'd' &&
+      text.size() == 18) {
+    operand.kind = PtxOperand::Float;
+    operand.floatWidth = 64;
+    return text.substr(2).getAsInteger(16, operand.floatBits)
+               ? std::nullopt
+               : std::optional<PtxOperand>(operand);
+  }
+  if (isDigit(text[0]) || (text[0] == '-' && text.size() > 1)) {
+    if (std::optional<int64_t> value = parseInteger(text)) {
+      operand.kind = PtxOperand::Integer;
+      operand.integer = *value;
+      return operand;
+    }
+    double real;
+    if (text.getAsDouble(real))
+      return std::nullopt;
+    operand.kind = PtxOperand::Float;
+    operand.floatWidth = 64;
+    operand.floatBits = llvm::bit_cast<uint64_t>(real);
+    return operand;
+  }
+  operand.negated = text.consume_front("!");
+  auto [first, second] = text.split('|');
+  first = first.trim();
+  second = second.trim();
+  if (first.empty() || !llvm::all_of(first, isIdentifierChar) ||
+      !llvm::all_of(second, isIdentifierChar))
+    return std::nullopt;
+  // `${0:modifier}` and other operand modifiers are not PTX.
+  operand.name = first.str();
+  operand.pairName = second.str();
+  return operand;
+}
+
+/// `.reg .b32 a, b<2>;` (also `.reg.b32`).
+static bool parseDeclaration(StringRef text, PtxStatement &statement) {
+  statement.kind = PtxStatement::Declaration;
+  SmallVector<StringRef, 4> directives;
+  while (text.starts_with(".")) {
+    size_t end = 1;
+    while (end < text.size() && text[end] != ' ' && text[end] != '\t' &&
+           text[end] != '\n')
+      ++end;
+    StringRef head = text.substr(0, end);
+    text = text.substr(end).ltrim();
+    SmallVector<StringRef, 2> pieces;
+    head.drop_front().split(pieces, '.');
+    directives.append(pieces.begin(), pieces.end());
+  }
+  if (directives.size() != 2 || directives[0] != "reg")
+    return false;
+  statement.declaredType = directives[1].str();
+  for (StringRef name : splitOperands(text)) {
+    auto [base, count] = name.split('<');
+    if (base.empty() || !llvm::all_of(base, isIdentifierChar))
+      return false;
+    if (count.empty()) {
+      statement.declaredNames.push_back(base.str());
+      continue;
+    }
+    unsigned n;
+    if (!count.consume_back(">") || count.trim().getAsInteger(10, n) ||
+        n > 1024)
+      return false;
+    for (unsigned i = 0; i < n; ++i)
+      statement.declaredNames.push_back((base + Twine(i)).str());
+  }
+  return !statement.declaredNames.empty();
+}
+
+/// Parses one statement (without its `;`).
+static PtxStatement parseStatement(StringRef text) {
+  PtxStatement statement;
+  statement.text = text.str();
+  if (text.starts_with(".")) {
+    statement.malformed = !parseDeclaration(text, statement);
+    return statement;
+  }
+  if (text.consume_front("@")) {
+    statement.guardNegated = text.consume_front("!");
+    size_t end = 0;
+    while (end < text.size() && isIdentifierChar(text[end]))
+      ++end;
+    statement.guard = text.substr(0, end).str();
+    text = text.substr(end).ltrim();
+    if (statement.guard.empty()) {
+      statement.malformed = true;
+      return statement;
+    }
+  }
+  size_t end = 0;
+  while (end < text.size() && !isSpace(text[end]))
+    ++end;
+  StringRef head = text.substr(0, end);
+  // Labels and branches would need a control flow graph of the asm.
+  if (head.ends_with(":")) {
+    statement.malformed = true;
+    return statement;
+  }
+  SmallVector<StringRef, 6> pieces;
+  head.split(pieces, '.');
+  statement.opcode = pieces.front().str();
+  for (StringRef modifier : ArrayRef(pieces).drop_front())
+    statement.modifiers.push_back(modifier.str());
+  for (StringRef operandText : splitOperands(text.substr(end))) {
+    std::optional<PtxOperand> operand = parseOperand(operandText);
+    if (!operand) {
+      statement.malformed = true;
+      return statement;
+    }
+    statement.operands.push_back(*operand);
+  }
+  return statement;
+}
+
+/// Removes `//` and `/* */` comments.
+static std::string stripComments(StringRef text) {
+  std::string result;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text.substr(i).starts_with("//")) {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        break;
+    } else if (text.substr(i).starts_with("/*")) {
+      i = text.find("*/", i);
+      if (i == StringRef::npos)
+        break;
+      ++i;
+      continue;
+    }
+    result += text[i];
+  }
+  return result;
+}
+
+/// Splits an asm string into statements and scope braces. A `{` that starts
+/// a statement opens a scope; one inside a statement is a vector operand.
+static std::vector<PtxStatement> parsePTX(StringRef asmString) {
+  std::string text = stripComments(asmString);
+  std::vector<PtxStatement> statements;
+  StringRef rest(text);
+  while (true) {
+    rest = rest.ltrim();
+    if (rest.empty())
+      break;
+    if (rest.consume_front("{")) {
+      statements.emplace_back().kind = PtxStatement::OpenScope;
+      continue;
+    }
+    if (rest.consume_front("}")) {
+      statements.emplace_back().kind = PtxStatement::CloseScope;
+      continue;
+    }
+    if (rest.consume_front(";"))
+      continue;
+    size_t end = 0;
+    int depth = 0;
+    for (; end < rest.size(); ++end) {
+      char c = rest[end];
+      if (c == ';' && depth == 0)
+        break;
+      if (c == '{' || c == '[')
+        ++depth;
+      if ((c == '}' || c == ']') && depth-- == 0)
+        break;
+    }
+    // Collapse the whitespace the headers use for alignment.
+    std::string statementText;
+    for (StringRef word : llvm::split(rest.substr(0, end), ' ')) {
+      for (StringRef piece : llvm::split(word, '\t')) {
+        for (StringRef line : llvm::split(piece, '\n')) {
+          if (line.trim().empty())
+            continue;
+          if (!statementText.empty())
+            statementText += ' ';
+          statementText += line.trim().str();
+        }
+      }
+    }
+    statements.push_back(parseStatement(statementText));
+    rest = rest.substr(end);
+  }
+  return statements;
+}
+
+/// The statement as the PTX assembler would read it: `$N` is `%N`.
+static std::string displayText(StringRef text) {
+  std::string result;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '$' && i + 1 < text.size() && text[i + 1] == '$') {
+      result += '$';
+      ++i;
+    } else if (text[i] == '$') {
+      result += '%';
+    } else {
+      result += text[i];
+    }
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// A PTX type modifier: `.b32`, `.s8`, `.f16x2`, `.bf16`, `.pred`, ...
+struct PtxType {
+  enum Kind { Bits, Unsigned, Signed, Float, Predicate };
+  Kind kind = Bits;
+  /// Width of one element.
+  unsigned bits = 0;
+  /// 2 for the packed pairs (`.f16x2`, `.u16x2`).
+  unsigned lanes = 1;
+  bool brain = false; ///< bfloat16
+
+  unsigned totalBits() const { return bits * lanes; }
+  bool isFloat() const { return kind == Float; }
+  bool isSigned() const { return kind == Signed; }
+  bool isInteger() const {
+    return kind == Bits || kind == Unsigned || kind == Signed;
+  }
+
+  /// The LLVM type of one element.
+  Type *elementType(LLVMContext &context) const {
+    if (kind == Predicate)
+      return Type::getInt1Ty(context);
+    if (kind != Float)
+      return IntegerType::get(context, bits);
+    if (brain)
+      return Type::getBFloatTy(context);
+    switch (bits) {
+    case 16:
+      return Type::getHalfTy(context);
+    case 32:
+      return Type::getFloatTy(context);
+    default:
+      return Type::getDoubleTy(context);
+    }
+  }
+};
+
+static std::optional<PtxType> parseType(StringRef name) {
+  PtxType type;
+  if (name == "pred") {
+    type.kind = PtxType::Predicate;
+    type.bits = 1;
+    return type;
+  }
+  if (name.consume_back("x2"))
+    type.lanes = 2;
+  if (name.consume_front("bf")) {
+    type.kind = PtxType::Float;
+    type.brain = true;
+  } else if (name.consume_front("b")) {
+    type.kind = PtxType::Bits;
+  } else if (name.consume_front("u")) {
+    type.kind = PtxType::Unsigned;
+  } else if (name.consume_front("s")) {
+    type.kind = PtxType::Signed;
+  } else if (name.consume_front("f")) {
+    type.kind = PtxType::Float;
+  } else {
+    return std::nullopt;
+  }
+  if (name.getAsInteger(10, type.bits))
+    return std::nullopt;
+  bool valid = type.kind == PtxType::Float
+                   ? (type.brain ? type.bits == 16
+                                 : type.bits == 16 || type.bits == 32 ||
+                                       type.bits == 64)
+                   : type.bits == 8 || type.bits == 16 || type.bits == 32 ||
+                         type.bits == 64;
+  if (!valid || (type.lanes == 2 && type.bits != 16))
+    return std::nullopt;
+  return type;
+}
+
+/// The type modifiers of `statement`, in order.
+static SmallVector<PtxType, 3> typesOf(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types;
+  for (const std::string &modifier : statement.modifiers)
+    if (std::optional<PtxType> type = parseType(modifier))
+      types.push_back(*type);
+  return types;
+}
+
+/// Rounding of floating-point results (`.rn`, `.rz`, `.rm`, `.rp`) and of
+/// conversions to integral values (`.rni`, `.rzi`, `.rmi`, `.rpi`).
+enum class Rounding { Nearest, Zero, Down, Up };
+
+static std::optional<Rounding> roundingOf(const PtxStatement &statement,
+                                          bool integral) {
+  for (const std::string &modifier : statement.modifiers) {
+    StringRef m(modifier);
+    if (integral != m.consume_back("i") || m.size() != 2 || m[0] != 'r')
+      continue;
+    switch (m[1]) {
+    case 'n':
+      return Rounding::Nearest;
+    case 'z':
+      return Rounding::Zero;
+    case 'm':
+      return Rounding::Down;
+    case 'p':
+      return Rounding::Up;
+    }
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Translation
+//===----------------------------------------------------------------------===//
+
+/// The value of a register: whatever was last written, of `bits` width.
+struct RegisterValue {
+  Value *value = nullptr;
+  unsigned bits = 0;
+};
+
+/// How one asm operand (`$N`) is bound.
+struct AsmOperand {
+  RegisterValue reg;
+  bool output = false;
+};
+
+/// Translates the statements of one asm call into the body of `function`.
+class PTXTranslator {
+public:
+  PTXTranslator(Function &function, IRBuilder<> &builder)
+      : function(function), b(builder), context(function.getContext()) {}
+
+  /// Binds `$N`.
+  void bindOperand(unsigned index, Value *value, unsigned bits, bool output) {
+    if (operands.size() <= index)
+      operands.resize(index + 1);
+    operands[index].reg = {value, bits};
+    operands[index].output = output;
+  }
+  Value *operandValue(unsigned index) { return operands[index].reg.value; }
+
+  /// Emits `statements`; on failure `failure` holds the statement.
+  bool translate(ArrayRef<PtxStatement> statements);
+
+  std::string failure;
+
+private:
+  using Handler = bool (PTXTranslator::*)(const PtxStatement &);
+
+  bool translateStatement(const PtxStatement &statement);
+  bool translateGuarded(const PtxStatement &statement, Handler handler);
+  Handler handlerFor(StringRef opcode) const;
+
+  // Registers.
+  RegisterValue *lookup(StringRef name);
+  Value *readSpecialRegister(StringRef name);
+  Value *read(const PtxOperand &operand, Type *type);
+  Value *readLanes(const PtxOperand &operand, const PtxType &type,
+                   SmallVectorImpl<Value *> &lanes);
+  bool write(const PtxOperand &operand, Value *value, bool signExtend = false);
+  bool writeRegister(StringRef name, Value *value, bool signExtend = false);
+
+  // Value helpers.
+  Value *coerce(Value *value, Type *type, bool signExtend = false);
+  Value *toBits(Value *value);
+  Value *packLanes(ArrayRef<Value *> lanes);
+  Value *mapLanes(const PtxType &type, ArrayRef<const PtxOperand *> sources,
+                  function_ref<Value *(ArrayRef<Value *>)> laneFunction);
+  Value *address(const PtxOperand &operand, unsigned byteOffset = 0);
+  Value *intrinsic(Intrinsic::ID id, ArrayRef<Type *> types,
+                   ArrayRef<Value *> args);
+  Value *callNVVM(Intrinsic::ID id, ArrayRef<Value *> args);
+
+  // Floating point.
+  Value *toDouble(Value *value);
+  Value *fromDouble(Value *value, Type *type, Rounding rounding,
+                    Value *error = nullptr);
+  Value *roundToOddFloat(Value *value);
+  Value *bfloatNearest(Value *value);
+  Value *stepMagnitude(Value *bitsValue, Value *up);
+  Value *flushSubnormal(Value *value);
+  Value *saturate(Value *value);
+  Value *floatArithmetic(StringRef op, ArrayRef<Value *> args, Type *type,
+                         Rounding rounding);
+  Value *floatMinMax(Value *a, Value *b, bool max, bool propagateNaN);
+  Value *finishFloat(const PtxStatement &statement, Value *value);
+  Value *roundIntegral(Value *value, Rounding rounding);
+  Value *isNaN(Value *value);
+
+  // Integer helpers.
+  Value *extend(Value *value, unsigned bits, bool isSigned);
+  Value *clampToRange(Value *value, unsigned bits, bool isSigned);
+  Value *compare(StringRef op, Value *a, Value *b, const PtxType &type);
+  Value *shiftAmount(Value *amount, unsigned limit);
+
+  // Instruction families.
+  bool translateMov(const PtxStatement &statement);
+  bool translateCvt(const PtxStatement &statement);
+  bool translateFloatArithmetic(const PtxStatement &statement);
+  bool translateIntegerArithmetic(const PtxStatement &statement);
+  bool translateArithmetic(const PtxStatement &statement);
+  bool translateUnary(const PtxStatement &statement);
+  bool translateMinMax(const PtxStatement &statement);
+  bool translateDivRem(const PtxStatement &statement);
+  bool translateApproximation(const PtxStatement &statement);
+  bool translateSetp(const PtxStatement &statement);
+  bool translateSet(const PtxStatement &statement);
+  bool translateSelp(const PtxStatement &statement);
+  bool translateLogic(const PtxStatement &statement);
+  bool translateShift(const PtxStatement &statement);
+  bool translateFunnelShift(const PtxStatement &statement);
+  bool translateBitField(const PtxStatement &statement);
+  bool translateBitCount(const PtxStatement &statement);
+  bool translatePermute(const PtxStatement &statement);
+  bool translateLop3(const PtxStatement &statement);
+  bool translateDotProduct(const PtxStatement &statement);
+  bool translateSad(const PtxStatement &statement);
+  bool translateVideo(const PtxStatement &statement);
+  bool translateLoad(const PtxStatement &statement);
+  bool translateStore(const PtxStatement &statement);
+  bool translateAtomic(const PtxStatement &statement);
+  bool translateFence(const PtxStatement &statement);
+  bool translateBarrier(const PtxStatement &statement);
+  bool translateShuffle(const PtxStatement &statement);
+  bool translateVote(const PtxStatement &statement);
+  bool translateMatch(const PtxStatement &statement);
+  bool translateRedux(const PtxStatement &statement);
+  bool translateActiveMask(const PtxStatement &statement);
+  bool translateNoOp(const PtxStatement &statement);
+  bool translateCvta(const PtxStatement &statement);
+
+  Value *atomicUpdateLoop(Value *pointer, Type *type, AtomicOrdering ordering,
+                          function_ref<Value *(Value *)> update);
+
+  Function &function;
+  IRBuilder<> &b;
+  LLVMContext &context;
+  SmallVector<AsmOperand> operands;
+  SmallVector<StringMap<RegisterValue>, 4> scopes;
+};
+
+//===- Statements ---------------------------------------------------------===//
+
+bool PTXTranslator::translate(ArrayRef<PtxStatement> statements) {
+  scopes.emplace_back();
+  for (const PtxStatement &statement : statements) {
+    if (!translateStatement(statement)) {
+      failure = displayText(statement.text);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool PTXTranslator::translateStatement(const PtxStatement &statement) {
+  switch (statement.kind) {
+  case PtxStatement::OpenScope:
+    scopes.emplace_back();
+    return true;
+  case PtxStatement::CloseScope:
+    if (scopes.size() < 2)
+      return false;
+    scopes.pop_back();
+    return true;
+  case PtxStatement::Declaration: {
+    if (statement.malformed)
+      return false;
+    std::optional<PtxType> type = parseType(statement.declaredType);
+    if (!type)
+      return false;
+    for (const std::string &name : statement.declaredNames)
+      scopes.back()[name] = {nullptr, type->totalBits()};
+    return true;
+  }
+  case PtxStatement::Instruction:
+    break;
+  }
+  if (statement.malformed)
+    return false;
+  Handler handler = handlerFor(statement.opcode);
+  if (!handler)
+    return false;
+  if (statement.guard.empty())
+    return (this->*handler)(statement);
+  return translateGuarded(statement, handler);
+}
+
+/// `@p instr`: the instruction runs in a block of its own; registers it
+/// writes merge with their previous values after it.
+bool PTXTranslator::translateGuarded(const PtxStatement &statement,
+                                     Handler handler) {
+  PtxOperand guardOperand;
+  guardOperand.name = statement.guard;
+  guardOperand.negated = statement.guardNegated;
+  Value *guard = read(guardOperand, b.getInt1Ty());
+  if (!guard)
+    return false;
+  auto savedScopes = scopes;
+  auto savedOperands = operands;
+  BasicBlock *before = b.GetInsertBlock();
+  BasicBlock *then = BasicBlock::Create(context, "ptx.guarded", &function);
+  BasicBlock *after = BasicBlock::Create(context, "ptx.join", &function);
+  b.CreateCondBr(guard, then, after);
+  b.SetInsertPoint(then);
+  if (!(this->*handler)(statement))
+    return false;
+  BasicBlock *thenEnd = b.GetInsertBlock();
+  b.CreateBr(after);
+  // Registers the instruction wrote: their old values, in the new values'
+  // types, are computed before the branch.
+  SmallVector<std::pair<RegisterValue *, Value *>, 4> merges;
+  b.SetInsertPoint(before->getTerminator());
+  auto collect = [&](RegisterValue &now, const RegisterValue &old) {
+    if (now.value == old.value)
+      return;
+    Type *type = now.value->getType();
+    merges.push_back({&now, old.value ? coerce(old.value, type)
+                                      : PoisonValue::get(type)});
+  };
+  for (auto [now, old] : llvm::zip(scopes, savedScopes))
+    for (auto &entry : now)
+      collect(entry.second, old.lookup(entry.first()));
+  for (auto [now, old] : llvm::zip(operands, savedOperands))
+    collect(now.reg, old.reg);
+  b.SetInsertPoint(after);
+  for (auto [now, previous] : merges) {
+    PHINode *phi = b.CreatePHI(now->value->getType(), 2);
+    phi->addIncoming(previous, before);
+    phi->addIncoming(now->value, thenEnd);
+    now->value = phi;
+  }
+  return true;
+}
+
+PTXTranslator::Handler PTXTranslator::handlerFor(StringRef opcode) const {
+  return StringSwitch<Handler>(opcode)
+      .Case("mov", &PTXTranslator::translateMov)
+      .Case("cvt", &PTXTranslator::translateCvt)
+      .Cases({"add", "sub", "mul", "mad", "fma"},
+             &PTXTranslator::translateArithmetic)
+      .Cases({"neg", "abs"}, &PTXTranslator::translateUnary)
+      .Cases({"min", "max"}, &PTXTranslator::translateMinMax)
+      .Cases({"div", "rem"}, &PTXTranslator::translateDivRem)
+      .Cases({"sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "tanh"},
+             &PTXTranslator::translateApproximation)
+      .Case("setp", &PTXTranslator::translateSetp)
+      .Case("set", &PTXTranslator::translateSet)
+      .Case("selp", &PTXTranslator::translateSelp)
+      .Cases({"and", "or", "xor", "not", "cnot"},
+             &PTXTranslator::translateLogic)
+      .Cases({"shl", "shr"}, &PTXTranslator::translateShift)
+      .Case("shf", &PTXTranslator::translateFunnelShift)
+      .Cases({"bfe", "bfi"}, &PTXTranslator::translateBitField)
+      .Cases({"brev", "popc", "clz", "bfind"},
+             &PTXTranslator::translateBitCount)
+      .Case("prmt", &PTXTranslator::translatePermute)
+      .Case("lop3", &PTXTranslator::translateLop3)
+      .Cases({"dp4a", "dp2a"}, &PTXTranslator::translateDotProduct)
+      .Case("sad", &PTXTranslator::translateSad)
+      .Cases({"vadd2", "vadd4", "vsub2", "vsub4", "vabsdiff2", "vabsdiff4",
+              "vmin2", "vmin4", "vmax2", "vmax4", "vavrg2", "vavrg4"},
+             &PTXTranslator::translateVideo)
+      .Cases({"vset2", "vset4"}, &PTXTranslator::translateVideo)
+      .Cases({"ld", "ldu"}, &PTXTranslator::translateLoad)
+      .Case("st", &PTXTranslator::translateStore)
+      .Cases({"atom", "red"}, &PTXTranslator::translateAtomic)
+      .Cases({"fence", "membar"}, &PTXTranslator::translateFence)
+      .Cases({"bar", "barrier"}, &PTXTranslator::translateBarrier)
+      .Case("shfl", &PTXTranslator::translateShuffle)
+      .Case("vote", &PTXTranslator::translateVote)
+      .Case("match", &PTXTranslator::translateMatch)
+      .Case("redux", &PTXTranslator::translateRedux)
+      .Case("activemask", &PTXTranslator::translateActiveMask)
+      .Case("nanosleep", &PTXTranslator::translateNoOp)
+      .Case("cvta", &PTXTranslator::translateCvta)
+      .Default(nullptr);
+}
+
+//===- Registers ----------------------------------------------------------===//
+
+RegisterValue *PTXTranslator::lookup(StringRef name) {
+  if (name.starts_with("$") && name.size() > 1 && isDigit(name[1])) {
+    unsigned index;
+    if (name.drop_front().getAsInteger(10, index) || index >= operands.size())
+      return nullptr;
+    return &operands[index].reg;
+  }
+  for (auto &scope : llvm::reverse(scopes)) {
+    auto it = scope.find(name);
+    if (it != scope.end())
+      return &it->second;
+  }
+  return nullptr;
+}
+
+/// `%laneid`, `%tid.x`, `%lanemask_lt`, ... as the NVVM intrinsics that
+/// clang emits for them, which respec raises to launch positions.
+Value *PTXTranslator::readSpecialRegister(StringRef name) {
+  Intrinsic::ID id =
+      StringSwitch<Intrinsic::ID>(name)
+          .Case("%laneid", Intrinsic::nvvm_read_ptx_sreg_laneid)
+          .Case("%warpid", Intrinsic::nvvm_read_ptx_sreg_warpid)
+          .Case("%tid.x", Intrinsic::nvvm_read_ptx_sreg_tid_x)
+          .Case("%tid.y", Intrinsic::nvvm_read_ptx_sreg_tid_y)
+          .Case("%tid.z", Intrinsic::nvvm_read_ptx_sreg_tid_z)
+          .Case("%ntid.x", Intrinsic::nvvm_read_ptx_sreg_ntid_x)
+          .Case("%ntid.y", Intrinsic::nvvm_read_ptx_sreg_ntid_y)
+          .Case("%ntid.z", Intrinsic::nvvm_read_ptx_sreg_ntid_z)
+          .Case("%ctaid.x", Intrinsic::nvvm_read_ptx_sreg_ctaid_x)
+          .Case("%ctaid.y", Intrinsic::nvvm_read_ptx_sreg_ctaid_y)
+          .Case("%ctaid.z", Intrinsic::nvvm_read_ptx_sreg_ctaid_z)
+          .Case("%nctaid.x", Intrinsic::nvvm_read_ptx_sreg_nctaid_x)
+          .Case("%nctaid.y", Intrinsic::nvvm_read_ptx_sreg_nctaid_y)
+          .Case("%nctaid.z", Intrinsic::nvvm_read_ptx_sreg_nctaid_z)
+          .Case("%clock", Intrinsic::nvvm_read_ptx_sreg_clock)
+          .Case("%clock64", Intrinsic::nvvm_read_ptx_sreg_clock64)
+          .Case("%globaltimer", Intrinsic::nvvm_read_ptx_sreg_globaltimer)
+          .Default(Intrinsic::not_intrinsic);
+  if (id != Intrinsic::not_intrinsic)
+    return callNVVM(id, {});
+  if (name == "WARP_SZ")
+    return b.getInt32(32);
+  // The lane masks follow from the lane id (PTX ISA: %lanemask_lt has the
+  // bits of the lanes below this one set, and so on).
+  StringRef kind = name;
+  if (!kind.consume_front("%lanemask_"))
+    return nullptr;
+  Value *lane = callNVVM(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+  Value *eq = b.CreateShl(b.getInt32(1), lane);
+  Value *lt = b.CreateSub(eq, b.getInt32(1));
+  Value *le = b.CreateOr(eq, lt);
+  return StringSwitch<Value *>(kind)
+      .Case("eq", eq)
+      .Case("lt", lt)
+      .Case("le", le)
+      .Case("gt", b.CreateNot(le))
+      .Case("ge", b.CreateNot(lt))
+      .Default(nullptr);
+}
+
+Value *PTXTranslator::read(const PtxOperand &operand, Type *type) {
+  switch (operand.kind) {
+  case PtxOperand::Register: {
+    if (!operand.pairName.empty())
+      return nullptr;
+    Value *value;
+    if (RegisterValue *reg = lookup(operand.name))
+      value = reg->value ? reg->value : PoisonValue::get(type);
+    else
+      value = readSpecialRegister(operand.name);
+    if (!value)
+      return nullptr;
+    value = coerce(value, type);
+    if (operand.negated)
+      value = type->isIntegerTy(1) ? b.CreateNot(value) : nullptr;
+    return value;
+  }
+  case PtxOperand::Integer:
+    if (type->isIntegerTy())
+      return ConstantInt::get(type, operand.integer, /*IsSigned=*/true);
+    if (type->isFloatingPointTy())
+      return ConstantFP::get(type, static_cast<double>(operand.integer));
+    if (type->isPointerTy())
+      return nullptr;
+    return coerce(b.getInt64(operand.integer), type);
+  case PtxOperand::Float: {
+    Value *bitsValue = b.getIntN(operand.floatWidth, operand.floatBits);
+    Type *source = operand.floatWidth == 32 ? b.getFloatTy() : b.getDoubleTy();
+    Value *value = b.CreateBitCast(bitsValue, source);
+    if (type->isFloatingPointTy())
+      return type == source ? value : b.CreateFPCast(value, type);
+    return coerce(bitsValue, type);
+  }
+  case PtxOperand::Vector: {
+    // `{a, b}` read as one value packs its elements, the first lowest.
+    unsigned total = type->getPrimitiveSizeInBits();
+    unsigned count = operand.elements.size();
+    if (!total || total % count)
+      return nullptr;
+    SmallVector<Value *, 4> elements;
+    for (const PtxOperand &element : operand.elements) {
+      Value *value = read(element, b.getIntNTy(total / count));
+      if (!value)
+        return nullptr;
+      elements.push_back(value);
+    }
+    return coerce(packLanes(elements), type);
+  }
+  case PtxOperand::Address:
+  case PtxOperand::Sink:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// Reads `operand` as `type` and splits it into its lanes (element type);
+/// returns the packed value.
+Value *PTXTranslator::readLanes(const PtxOperand &operand, const PtxType &type,
+                                SmallVectorImpl<Value *> &lanes) {
+  Type *element = type.elementType(context);
+  if (type.lanes == 1) {
+    Value *value = read(operand, element);
+    if (value)
+      lanes.push_back(value);
+    return value;
+  }
+  Value *packed = read(operand, b.getIntNTy(type.totalBits()));
+  if (!packed)
+    return nullptr;
+  for (unsigned i = 0; i < type.lanes; ++i) {
+    Value *lane = b.CreateTrunc(b.CreateLShr(packed, i * type.bits),
+                                b.getIntNTy(type.bits));
+    lanes.push_back(b.CreateBitCast(lane, element));
+  }
+  return packed;
+}
+
+bool PTXTranslator::writeRegister(StringRef name, Value *value,
+                                  bool signExtend) {
+  RegisterValue *reg = lookup(name);
+  if (!reg || !value)
+    return false;
+  unsigned bits = value->getType()->isPointerTy()
+                      ? 64
+                      : value->getType()->getPrimitiveSizeInBits();
+  // A narrower value (ld.u8 into a .b32 register) is extended as the
+  // instruction's type says; a wider one is truncated.
+  reg->value = bits == reg->bits
+                   ? value
+                   : coerce(value, b.getIntNTy(reg->bits), signExtend);
+  return true;
+}
+
+bool PTXTranslator::write(const PtxOperand &operand, Value *value,
+                          bool signExtend) {
+  if (!value)
+    return false;
+  switch (operand.kind) {
+  case PtxOperand::Register:
+    return !operand.negated && operand.pairName.empty() &&
+           writeRegister(operand.name, value, signExtend);
+  case PtxOperand::Sink:
+    return true;
+  case PtxOperand::Vector: {
+    // `{lo, hi}` written with one value unpacks it, the first lowest.
+    Value *bitsValue = toBits(value);
+    unsigned total = bitsValue->getType()->getIntegerBitWidth();
+    unsigned count = operand.elements.size();
+    if (total % count)
+      return false;
+    unsigned width = total / count;
+    for (auto [i, element] : llvm::enumerate(operand.elements)) {
+      Value *part = b.CreateTrunc(b.CreateLShr(bitsValue, i * width),
+                                  b.getIntNTy(width));
+      if (!write(element, part))
+        return false;
+    }
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+//===- Value helpers ------------------------------------------------------===//
+
+/// `value` as an integer of its width (pointers as i64, predicates as i1).
+Value *PTXTranslator::toBits(Value *value) {
+  Type *type = value->getType();
+  if (type->isIntegerTy())
+    return value;
+  if (type->isPointerTy())
+    return b.CreatePtrToInt(value, b.getInt64Ty());
+  return b.CreateBitCast(value, b.getIntNTy(type->getPrimitiveSizeInBits()));
+}
+
+/// Reinterprets `value` as `type`, as PTX's relaxed register typing does:
+/// same bits, truncated or extended when the widths differ.
+Value *PTXTranslator::coerce(Value *value, Type *type, bool signExtend) {
+  Type *from = value->getType();
+  if (from == type)
+    return value;
+  if (type->isPointerTy()) {
+    if (from->isPointerTy())
+      return b.CreateAddrSpaceCast(value, type);
+    return b.CreateIntToPtr(b.CreateZExtOrTrunc(toBits(value), b.getInt64Ty()),
+                            type);
+  }
+  Value *bitsValue = toBits(value);
+  if (type->isIntegerTy(1) && !bitsValue->getType()->isIntegerTy(1))
+    return b.CreateICmpNE(bitsValue,
+                          ConstantInt::get(bitsValue->getType(), 0));
+  unsigned width = type->getPrimitiveSizeInBits();
+  Value *resized = signExtend ? b.CreateSExtOrTrunc(bitsValue, b.getIntNTy(width))
+                              : b.CreateZExtOrTrunc(bitsValue, b.getIntNTy(width));
+  return b.CreateBitCast(resized, type);
+}
+
+/// Packs `lanes` (lowest first) into one integer.
+Value *PTXTranslator::packLanes(ArrayRef<Value *> lanes) {
+  unsigned width = 0;
+  for (Value *lane : lanes)
+    width += toBits(lane)->getType()->getIntegerBitWidth();
+  Type *packedType = b.getIntNTy(width);
+  Value *packed = ConstantInt::get(packedType, 0);
+  unsigned offset = 0;
+  for (Value *lane : lanes) {
+    Value *bitsValue = toBits(lane);
+    unsigned laneWidth = bitsValue->getType()->getIntegerBitWidth();
+    packed = b.CreateOr(
+        packed, b.CreateShl(b.CreateZExt(bitsValue, packedType), offset));
+    offset += laneWidth;
+  }
+  return packed;
+}
+
+/// Applies `laneFunction` to the lanes of `sources` (read as `type`) and
+/// packs the lane results.
+Value *PTXTranslator::mapLanes(
+    const PtxType &type, ArrayRef<const PtxOperand *> sources,
+    function_ref<Value *(ArrayRef<Value *>)> laneFunction) {
+  SmallVector<SmallVector<Value *, 2>, 3> lanes(sources.size());
+  for (auto [source, sourceLanes] : llvm::zip(sources, lanes))
+    if (!readLanes(*source, type, sourceLanes))
+      return nullptr;
+  SmallVector<Value *, 2> results;
+  for (unsigned i = 0; i < type.lanes; ++i) {
+    SmallVector<Value *, 3> args;
+    for (auto &sourceLanes : lanes)
+      args.push_back(sourceLanes[i]);
+    Value *result = laneFunction(args);
+    if (!result)
+      return nullptr;
+    results.push_back(result);
+  }
+  return type.lanes == 1 ? results.front() : packLanes(results);
+}
+
+/// The pointer `[base+offset]` designates.
+Value *PTXTranslator::address(const PtxOperand &operand, unsigned byteOffset) {
+  if (operand.kind != PtxOperand::Address)
+    return nullptr;
+  RegisterValue *reg = lookup(operand.name);
+  // 32-bit addresses are offsets into a state space (shared memory windows
+  // from cvta), which respec does not model; symbols need the module's
+  // globals by PTX name.
+  if (!reg || !reg->value || reg->bits != 64)
+    return nullptr;
+  Value *pointer = coerce(reg->value, b.getPtrTy());
+  int64_t offset = operand.integer + byteOffset;
+  if (offset)
+    pointer = b.CreateGEP(b.getInt8Ty(), pointer, b.getInt64(offset));
+  return pointer;
+}
+
+Value *PTXTranslator::intrinsic(Intrinsic::ID id, ArrayRef<Type *> types,
+                                ArrayRef<Value *> args) {
+  return b.CreateIntrinsic(id, types, args);
+}
+
+Value *PTXTranslator::callNVVM(Intrinsic::ID id, ArrayRef<Value *> args) {
+  return b.CreateIntrinsic(id, {}, args);
+}
+
+//===- Floating point -----------------------------------------------------===//
+
+Value *PTXTranslator::isNaN(Value *value) {
+  return b.CreateFCmpUNO(value, value);
+}
+
+/// Exact widening to double. bfloat16 is the upper half of a float.
+Value *PTXTranslator::toDouble(Value *value) {
+  Type *type = value->getType();
+  if (type->isBFloatTy()) {
+    Value *bitsValue = b.CreateZExt(b.CreateBitCast(value, b.getInt16Ty()),
+                                    b.getInt32Ty());
+    value = b.CreateBitCast(b.CreateShl(bitsValue, 16), b.getFloatTy());
+  }
+  if (value->getType()->isDoubleTy())
+    return value;
+  return b.CreateFPExt(value, b.getDoubleTy());
+}
+
+/// Moves the float whose bits are `bitsValue` one unit in the last place
+/// away from zero if `up`, towards zero otherwise.
+Value *PTXTranslator::stepMagnitude(Value *bitsValue, Value *up) {
+  Type *type = bitsValue->getType();
+  return b.CreateSelect(up, b.CreateAdd(bitsValue, ConstantInt::get(type, 1)),
+                        b.CreateSub(bitsValue, ConstantInt::get(type, 1)));
+}
+
+/// Rounds a double to float with the sticky "round to odd" rule: an inexact
+/// result gets an odd last bit. Rounding that again to any narrower format
+/// (at least two bits shorter) gives the correctly rounded result.
+Value *PTXTranslator::roundToOddFloat(Value *value) {
+  Value *nearest = b.CreateFPTrunc(value, b.getFloatTy());
+  Value *back = b.CreateFPExt(nearest, b.getDoubleTy());
+  Value *bitsValue = b.CreateBitCast(nearest, b.getInt32Ty());
+  Value *inexact = b.CreateFCmpONE(back, value);
+  Value *even = b.CreateICmpEQ(b.CreateAnd(bitsValue, 1), b.getInt32(0));
+  Value *up = b.CreateFCmpOLT(intrinsic(Intrinsic::fabs, back->getType(), back),
+                              intrinsic(Intrinsic::fabs, value->getType(), value));
+  Value *odd = stepMagnitude(bitsValue, up);
+  return b.CreateBitCast(b.CreateSelect(b.CreateAnd(inexact, even), odd,
+                                        bitsValue),
+                         b.getFloatTy());
+}
+
+/// float to bfloat16, round to nearest even, subnormals kept (PTX
+/// cvt.rn.bf16.f32). The CPU's own conversion may flush or be missing.
+Value *PTXTranslator::bfloatNearest(Value *value) {
+  Value *bitsValue = b.CreateBitCast(value, b.getInt32Ty());
+  Value *lsb = b.CreateAnd(b.CreateLShr(bitsValue, 16), 1);
+  Value *rounded = b.CreateLShr(
+      b.CreateAdd(bitsValue, b.CreateAdd(lsb, b.getInt32(0x7fff))), 16);
+  Value *quiet = b.CreateOr(b.CreateLShr(bitsValue, 16), 0x40);
+  Value *result = b.CreateSelect(isNaN(value), quiet, rounded);
+  return b.CreateBitCast(b.CreateTrunc(result, b.getInt16Ty()),
+                         b.getBFloatTy());
+}
+
+/// Rounds the double `value` (plus the exact `error` term of a two-sum, if
+/// any) to `type` with `rounding`. Correct for every mode: the value is
+/// first rounded to odd, then to nearest, then nudged by one unit where the
+/// nearest result lies on the wrong side for a directed mode.
+Value *PTXTranslator::fromDouble(Value *value, Type *type, Rounding rounding,
+                                 Value *error) {
+  if (error) {
+    // Sticky bit of the two-sum: a nonzero error makes `value` odd.
+    Value *bitsValue = b.CreateBitCast(value, b.getInt64Ty());
+    Value *inexact = b.CreateFCmpONE(error, ConstantFP::get(b.getDoubleTy(), 0));
+    Value *even = b.CreateICmpEQ(b.CreateAnd(bitsValue, 1), b.getInt64(0));
+    Value *zero = ConstantFP::get(b.getDoubleTy(), 0);
+    Value *up = b.CreateICmpEQ(b.CreateFCmpOGT(error, zero),
+                               b.CreateFCmpOGT(value, zero));
+    value = b.CreateBitCast(
+        b.CreateSelect(b.CreateAnd(inexact, even),
+                       stepMagnitude(bitsValue, up), bitsValue),
+        b.getDoubleTy());
+  }
+  if (type->isDoubleTy())
+    return value;
+  Value *nearest;
+  if (type->isFloatTy())
+    nearest = b.CreateFPTrunc(value, type);
+  else if (type->isHalfTy())
+    nearest = b.CreateFPTrunc(roundToOddFloat(value), type);
+  else
+    nearest = bfloatNearest(roundToOddFloat(value));
+  if (rounding == Rounding::Nearest)
+    return nearest;
+  Value *back = toDouble(nearest);
+  Value *bitsValue = toBits(nearest);
+  Value *zero = ConstantFP::get(b.getDoubleTy(), 0);
+  Value *wrongSide;
+  Value *up;
+  switch (rounding) {
+  case Rounding::Zero:
+    wrongSide = b.CreateFCmpOGT(intrinsic(Intrinsic::fabs, back->getType(), back),
+                                intrinsic(Intrinsic::fabs, value->getType(), value));
+    up = b.getFalse();
+    break;
+  case Rounding::Down:
+    wrongSide = b.CreateFCmpOGT(back, value);
+    up = b.CreateFCmpOLT(value, zero);
+    break;
+  default:
+    wrongSide = b.CreateFCmpOLT(back, value);
+    up = b.CreateFCmpOGT(value, zero);
+    break;
+  }
+  Value *fixed = b.CreateSelect(wrongSide, stepMagnitude(bitsValue, up),
+                                bitsValue);
+  return b.CreateBitCast(fixed, type);
+}
+
+/// `.ftz`: subnormal values become zero of the same sign.
+Value *PTXTranslator::flushSubnormal(Value *value) {
+  Type *type = value->getType();
+  const fltSemantics &semantics = type->getFltSemantics();
+  Value *smallest =
+      ConstantFP::get(type, APFloat::getSmallestNormalized(semantics));
+  Value *tiny = b.CreateFCmpOLT(intrinsic(Intrinsic::fabs, type, value), smallest);
+  Value *zero = intrinsic(Intrinsic::copysign, type,
+                          {ConstantFP::get(type, 0.0), value});
+  return b.CreateSelect(tiny, zero, value);
+}
+
+/// `.sat`: clamps to [0, 1]; NaN becomes +0.
+Value *PTXTranslator::saturate(Value *value) {
+  Type *type = value->getType();
+  Value *zero = ConstantFP::get(type, 0.0);
+  Value *one = ConstantFP::get(type, 1.0);
+  Value *low = b.CreateSelect(b.CreateFCmpOGT(value, zero), value, zero);
+  return b.CreateSelect(b.CreateFCmpOGT(low, one), one, low);
+}
+
+/// The `.ftz`, `.sat` and `.relu` treatment of a floating-point result.
+Value *PTXTranslator::finishFloat(const PtxStatement &statement,
+                                  Value *value) {
+  if (statement.has("ftz"))
+    value = flushSubnormal(value);
+  if (statement.has("sat"))
+    value = saturate(value);
+  if (statement.has("relu")) {
+    // Negative results become +0; NaN stays (PTX: canonical NaN).
+    Value *zero = ConstantFP::get(value->getType(), 0.0);
+    value = b.CreateSelect(b.CreateFCmpOLT(value, zero), zero, value);
+  }
+  return value;
+}
+
+/// add/sub/mul/fma of one lane, rounded once to `type`. Single-precision
+/// and double-precision results in round-to-nearest are native operations;
+/// the others are computed exactly in double (products of at most 24-bit
+/// significands are exact, sums carry their error from a two-sum) and then
+/// rounded.
+Value *PTXTranslator::floatArithmetic(StringRef op, ArrayRef<Value *> args,
+                                      Type *type, Rounding rounding) {
+  bool native = type->isDoubleTy() ||
+                (type->isFloatTy() && rounding == Rounding::Nearest);
+  if (native) {
+    if (rounding != Rounding::Nearest)
+      return nullptr;
+    if (op == "add")
+      return b.CreateFAdd(args[0], args[1]);
+    if (op == "sub")
+      return b.CreateFSub(args[0], args[1]);
+    if (op == "mul")
+      return b.CreateFMul(args[0], args[1]);
+    return intrinsic(Intrinsic::fma, type, {args[0], args[1], args[2]});
+  }
+  SmallVector<Value *, 3> wide;
+  for (Value *arg : args)
+    wide.push_back(toDouble(arg));
+  if (op == "mul")
+    return fromDouble(b.CreateFMul(wide[0], wide[1]), type, rounding);
+  Value *x, *y;
+  if (op == "add" || op == "sub") {
+    x = wide[0];
+    y = op == "sub" ? b.CreateFNeg(wide[1]) : wide[1];
+  } else {
+    x = b.CreateFMul(wide[0], wide[1]);
+    y = wide[2];
+  }
+  // Knuth's two-sum: sum + error == x + y exactly.
+  Value *sum = b.CreateFAdd(x, y);
+  Value *yPart = b.CreateFSub(sum, x);
+  Value *xPart = b.CreateFSub(sum, yPart);
+  Value *error = b.CreateFAdd(b.CreateFSub(x, xPart), b.CreateFSub(y, yPart));
+  return fromDouble(sum, type, rounding, error);
+}
+
+/// PTX min/max: a NaN operand yields the other one (unless `.NaN`), and
+/// -0 orders below +0.
+Value *PTXTranslator::floatMinMax(Value *a, Value *bValue, bool max,
+                                  bool propagateNaN) {
+  Value *aBits = toBits(a);
+  Value *bBits = toBits(bValue);
+  // Equal operands differ at most in the sign of zero.
+  Value *equal = b.CreateBitCast(
+      max ? b.CreateAnd(aBits, bBits) : b.CreateOr(aBits, bBits),
+      a->getType());
+  Value *first = max ? b.CreateFCmpOGT(a, bValue) : b.CreateFCmpOLT(a, bValue);
+  Value *second = max ? b.CreateFCmpOGT(bValue, a) : b.CreateFCmpOLT(bValue, a);
+  Value *result = b.CreateSelect(first, a, b.CreateSelect(second, bValue, equal));
+  if (propagateNaN) {
+    Value *nan = ConstantFP::getNaN(a->getType());
+    return b.CreateSelect(b.CreateFCmpUNO(a, bValue), nan, result);
+  }
+  return b.CreateSelect(isNaN(a), bValue, b.CreateSelect(isNaN(bValue), a, result));
+}
+
+/// Rounds to an integral value of the same type (cvt.rni and friends).
+Value *PTXTranslator::roundIntegral(Value *value, Rounding rounding) {
+  Type *type = value->getType();
+  bool narrow = type->isHalfTy() || type->isBFloatTy();
+  Value *wide = narrow ? toDouble(value) : value;
+  Intrinsic::ID id = rounding == Rounding::Nearest ? Intrinsic::roundeven
+                     : rounding == Rounding::Zero  ? Intrinsic::trunc
+                     : rounding == Rounding::Down  ? Intrinsic::floor
+                                                   : Intrinsic::ceil;
+  Value *rounded = intrinsic(id, wide->getType(), wide);
+  return narrow ? fromDouble(rounded, type, Rounding::Nearest) : rounded;
+}
+
+//===- Integer helpers ----------------------------------------------------===//
+
+Value *PTXTranslator::extend(Value *value, unsigned bits, bool isSigned) {
+  return isSigned ? b.CreateSExtOrTrunc(value, b.getIntNTy(bits))
+                  : b.CreateZExtOrTrunc(value, b.getIntNTy(bits));
+}
+
+/// Clamps the (wider) `value` to the range of a `bits`-wide integer.
+Value *PTXTranslator::clampToRange(Value *value, unsigned bits,
+                                   bool isSigned) {
+  Type *type = value->getType();
+  unsigned width = type->getIntegerBitWidth();
+  APInt low = isSigned ? APInt::getSignedMinValue(bits).sext(width)
+                       : APInt::getZero(width);
+  APInt high = isSigned ? APInt::getSignedMaxValue(bits).sext(width)
+                        : APInt::getMaxValue(bits).zext(width);
+  Value *lowValue = ConstantInt::get(type, low);
+  Value *highValue = ConstantInt::get(type, high);
+  Value *clamped = b.CreateSelect(b.CreateICmpSLT(value, lowValue), lowValue,
+                                  value);
+  return b.CreateSelect(b.CreateICmpSGT(clamped, highValue), highValue,
+                        clamped);
+}
+
+/// The comparison `op` (eq, lt, ltu, hs, num, ...) of two values of `type`.
+Value *PTXTranslator::compare(StringRef op, Value *a, Value *bValue,
+                              const PtxType &type) {
+  if (type.isFloat()) {
+    std::optional<CmpInst::Predicate> predicate =
+        StringSwitch<std::optional<CmpInst::Predicate>>(op)
+            .Case("eq", CmpInst::FCMP_OEQ)
+            .Case("ne", CmpInst::FCMP_ONE)
+            .Case("lt", CmpInst::FCMP_OLT)
+            .Case("le", CmpInst::FCMP_OLE)
+            .Case("gt", CmpInst::FCMP_OGT)
+            .Case("ge", CmpInst::FCMP_OGE)
+            .Case("equ", CmpInst::FCMP_UEQ)
+            .Case("neu", CmpInst::FCMP_UNE)
+            .Case("ltu", CmpInst::FCMP_ULT)
+            .Case("leu", CmpInst::FCMP_ULE)
+            .Case("gtu", CmpInst::FCMP_UGT)
+            .Case("geu", CmpInst::FCMP_UGE)
+            .Case("num", CmpInst::FCMP_ORD)
+            .Case("nan", CmpInst::FCMP_UNO)
+            .Default(std::nullopt);
+    return predicate ? b.CreateFCmp(*predicate, a, bValue) : nullptr;
+  }
+  bool isSigned = type.isSigned();
+  std::optional<CmpInst::Predicate> predicate =
+      StringSwitch<std::optional<CmpInst::Predicate>>(op)
+          .Case("eq", CmpInst::ICMP_EQ)
+          .Case("ne", CmpInst::ICMP_NE)
+          .Case("lt", isSigned ? CmpInst::ICMP_SLT : CmpInst::ICMP_ULT)
+          .Case("le", isSigned ? CmpInst::ICMP_SLE : CmpInst::ICMP_ULE)
+          .Case("gt", isSigned ? CmpInst::ICMP_SGT : CmpInst::ICMP_UGT)
+          .Case("ge", isSigned ? CmpInst::ICMP_SGE : CmpInst::ICMP_UGE)
+          .Case("lo", CmpInst::ICMP_ULT)
+          .Case("ls", CmpInst::ICMP_ULE)
+          .Case("hi", CmpInst::ICMP_UGT)
+          .Case("hs", CmpInst::ICMP_UGE)
+          .Default(std::nullopt);
+  return predicate ? b.CreateICmp(*predicate, a, bValue) : nullptr;
+}
+
+/// A shift amount (u32) clamped to `limit`, where PTX shifts saturate.
+Value *PTXTranslator::shiftAmount(Value *amount, unsigned limit) {
+  Value *limitValue = ConstantInt::get(amount->getType(), limit);
+  return b.CreateSelect(b.CreateICmpUGT(amount, limitValue), limitValue,
+                        amount);
+}
+
+//===- mov, cvt -----------------------------------------------------------===//
+
+/// mov: copies, packs `{a, b}` and unpacks into `{a, b}`, reads special
+/// registers.
+bool PTXTranslator::translateMov(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  if (types.size() != 1 || statement.operands.size() != 2)
+    return false;
+  Type *type = types[0].kind == PtxType::Predicate
+                   ? b.getInt1Ty()
+                   : b.getIntNTy(types[0].totalBits());
+  if (types[0].isFloat() && types[0].lanes == 1)
+    type = types[0].elementType(context);
+  return write(statement.operands[0], read(statement.operands[1], type));
+}
+
+/// cvt between integer and floating-point types of any width, with the
+/// rounding, saturation and flushing modifiers.
+bool PTXTranslator::translateCvt(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  if (types.size() != 2 || statement.has("satfinite"))
+    return false;
+  const PtxType &to = types[0];
+  const PtxType &from = types[1];
+  const auto &ops = statement.operands;
+  Type *toElement = to.elementType(context);
+  Type *fromElement = from.elementType(context);
+  // cvt.rn.f16x2.f32 d, a, b: `a` goes to the upper half.
+  if (to.lanes == 2) {
+    if (!from.isFloat() || from.bits != 32 || ops.size() != 3)
+      return false;
+    Rounding rounding = roundingOf(statement, false).value_or(Rounding::Nearest);
+    Value *high = read(ops[1], fromElement);
+    Value *low = read(ops[2], fromElement);
+    if (!high || !low)
+      return false;
+    Value *lowResult = finishFloat(statement, fromDouble(toDouble(low), toElement, rounding));
+    Value *highResult = finishFloat(statement, fromDouble(toDouble(high), toElement, rounding));
+    return write(ops[0], packLanes({lowResult, highResult}));
+  }
+  if (ops.size() != 2 || from.lanes != 1)
+    return false;
+  Value *source = read(ops[1], fromElement);
+  if (!source)
+    return false;
+  if (from.isFloat() && statement.has("ftz") && from.bits == 32)
+    source = flushSubnormal(source);
+  Value *result;
+  if (to.isFloat() && from.isFloat()) {
+    std::optional<Rounding> integral = roundingOf(statement, true);
+    if (integral) {
+      if (to.bits != from.bits || to.brain != from.brain)
+        return false;
+      result = roundIntegral(source, *integral);
+    } else if (toElement == fromElement) {
+      result = source;
+    } else {
+      Rounding rounding =
+          roundingOf(statement, false).value_or(Rounding::Nearest);
+      result = fromDouble(toDouble(source), toElement, rounding);
+    }
+    result = finishFloat(statement, result);
+  } else if (to.isFloat()) {
+    // Integers of up to 32 bits are exact in double; wider ones are rounded
+    // to odd there first, so that the final rounding is still correct.
+    Rounding rounding = roundingOf(statement, false).value_or(Rounding::Nearest);
+    Value *wide;
+    if (from.bits <= 32) {
+      wide = from.isSigned() ? b.CreateSIToFP(source, b.getDoubleTy())
+                             : b.CreateUIToFP(source, b.getDoubleTy());
+    } else if (toElement->isDoubleTy()) {
+      if (rounding != Rounding::Nearest)
+        return false;
+      wide = from.isSigned() ? b.CreateSIToFP(source, b.getDoubleTy())
+                             : b.CreateUIToFP(source, b.getDoubleTy());
+    } else {
+      Value *negative = from.isSigned() ? b.CreateICmpSLT(source, b.getInt64(0))
+                                        : b.getFalse();
+      Value *magnitude = b.CreateSelect(negative, b.CreateNeg(source), source);
+      // Keep 53 significant bits and fold the rest into a sticky last bit.
+      Value *leading = intrinsic(Intrinsic::ctlz, b.getInt64Ty(),
+                                 {magnitude, b.getTrue()});
+      Value *drop = b.CreateSelect(b.CreateICmpULT(leading, b.getInt64(11)),
+                                   b.CreateSub(b.getInt64(11), leading),
+                                   b.getInt64(0));
+      Value *mask = b.CreateSub(b.CreateShl(b.getInt64(1), drop), b.getInt64(1));
+      Value *kept = b.CreateAnd(magnitude, b.CreateNot(mask));
+      Value *lost = b.CreateICmpNE(b.CreateAnd(magnitude, mask), b.getInt64(0));
+      Value *sticky = b.CreateSelect(lost, b.CreateShl(b.getInt64(1), drop),
+                                     b.getInt64(0));
+      Value *odd = b.CreateUIToFP(b.CreateOr(kept, sticky), b.getDoubleTy());
+      wide = b.CreateSelect(negative, b.CreateFNeg(odd), odd);
+    }
+    result = finishFloat(statement, fromDouble(wide, toElement, rounding));
+  } else if (from.isFloat()) {
+    // Float to integer: round as asked, then saturate; NaN gives 0.
+    Rounding rounding = roundingOf(statement, true).value_or(Rounding::Zero);
+    Value *wide = roundIntegral(toDouble(source), rounding);
+    result = intrinsic(to.isSigned() ? Intrinsic::fptosi_sat
+                                     : Intrinsic::fptoui_sat,
+                       {toElement, b.getDoubleTy()}, {wide});
+  } else {
+    Value *wide = extend(source, 128, from.isSigned());
+    if (statement.has("sat"))
+      wide = clampToRange(wide, to.bits, to.isSigned());
+    result = b.CreateTrunc(wide, toElement);
+  }
+  return write(ops[0], result, to.isSigned());
+}
+
+//===- Arithmetic ---------------------------------------------------------===//
+
+bool PTXTranslator::translateArithmetic(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  if (types.size() != 1)
+    return false;
+  if (types[0].isFloat())
+    return translateFloatArithmetic(statement);
+  return translateIntegerArithmetic(statement);
+}
+
+/// add/sub/mul/fma/mad on f16, f16x2, bf16, bf16x2, f32, f64.
+bool PTXTranslator::translateFloatArithmetic(const PtxStatement &statement) {
+  PtxType type = typesOf(statement)[0];
+  StringRef op = statement.opcode;
+  if (op == "mad")
+    op = "fma";
+  unsigned arity = op == "fma" ? 3 : 2;
+  if (statement.operands.size() != arity + 1)
+    return false;
+  Rounding rounding = roundingOf(statement, false).value_or(Rounding::Nearest);
+  SmallVector<const PtxOperand *, 3> sources;
+  for (unsigned i = 1; i <= arity; ++i)
+    sources.push_back(&statement.operands[i]);
+  Type *element = type.elementType(context);
+  bool ftz = statement.has("ftz");
+  Value *result = mapLanes(type, sources, [&](ArrayRef<Value *> lanes) {
+    SmallVector<Value *, 3> args(lanes.begin(), lanes.end());
+    if (ftz)
+      for (Value *&arg : args)
+        arg = flushSubnormal(arg);
+    Value *value = floatArithmetic(op, args, element, rounding);
+    return value ? finishFloat(statement, value) : nullptr;
+  });
+  return write(statement.operands[0], result);
+}
+
+/// Integer add/sub/mul/mad, with .lo/.hi/.wide, .sat and the x2 lanes.
+bool PTXTranslator::translateIntegerArithmetic(const PtxStatement &statement) {
+  PtxType type = typesOf(statement)[0];
+  StringRef op = statement.opcode;
+  // Carry chains (add.cc, addc) would need the condition code register.
+  if (statement.has("cc"))
+    return false;
+  bool wide = statement.has("wide");
+  bool high = statement.has("hi");
+  bool saturating = statement.has("sat");
+  unsigned arity = op == "mad" ? 3 : 2;
+  const auto &ops = statement.operands;
+  if (ops.size() != arity + 1 || (saturating && type.kind != PtxType::Signed))
+    return false;
+  unsigned bits = type.bits;
+  bool isSigned = type.isSigned();
+  if (wide) {
+    if (type.lanes != 1 || bits > 32)
+      return false;
+    Value *a = read(ops[1], b.getIntNTy(bits));
+    Value *c = read(ops[2], b.getIntNTy(bits));
+    if (!a || !c)
+      return false;
+    Value *product = b.CreateMul(extend(a, 2 * bits, isSigned),
+                                 extend(c, 2 * bits, isSigned));
+    if (op == "mad") {
+      Value *addend = read(ops[3], b.getIntNTy(2 * bits));
+      if (!addend)
+        return false;
+      product = b.CreateAdd(product, addend);
+    }
+    return write(ops[0], product);
+  }
+  SmallVector<const PtxOperand *, 3> sources;
+  for (unsigned i = 1; i <= arity; ++i)
+    sources.push_back(&ops[i]);
+  Value *result = mapLanes(type, sources, [&](ArrayRef<Value *> args) -> Value * {
+    Value *value;
+    if (op == "add")
+      value = saturating ? intrinsic(Intrinsic::sadd_sat, args[0]->getType(),
+                                     {args[0], args[1]})
+                         : b.CreateAdd(args[0], args[1]);
+    else if (op == "sub")
+      value = saturating ? intrinsic(Intrinsic::ssub_sat, args[0]->getType(),
+                                     {args[0], args[1]})
+                         : b.CreateSub(args[0], args[1]);
+    else if (high) {
+      Value *product = b.CreateMul(extend(args[0], 2 * bits, isSigned),
+                                   extend(args[1], 2 * bits, isSigned));
+      value = b.CreateTrunc(b.CreateLShr(product, bits), args[0]->getType());
+      if (op == "mad") {
+        if (saturating) {
+          // mad.hi.sat.s32: the high half plus c, saturated.
+          Value *sum = b.CreateAdd(extend(value, 2 * bits, true),
+                                   extend(args[2], 2 * bits, true));
+          return b.CreateTrunc(clampToRange(sum, bits, true),
+                               args[0]->getType());
+        }
+        value = b.CreateAdd(value, args[2]);
+      }
+      return value;
+    } else {
+      value = b.CreateMul(args[0], args[1]);
+      if (op == "mad")
+        value = saturating ? intrinsic(Intrinsic::sadd_sat, value->getType(),
+                                       {value, args[2]})
+                           : b.CreateAdd(value, args[2]);
+    }
+    return value;
+  });
+  return write(ops[0], result);
+}
+
+/// neg, abs (integer and floating point, x2 lanes).
+bool PTXTranslator::translateUnary(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  if (types.size() != 1 || statement.operands.size() != 2)
+    return false;
+  const PtxType &type = types[0];
+  bool negate = statement.opcode == "neg";
+  Value *result = mapLanes(type, {&statement.operands[1]},
+                           [&](ArrayRef<Value *> args) -> Value * {
+    Value *value = args[0];
+    if (!type.isFloat())
+      return negate ? b.CreateNeg(value)
+                    : intrinsic(Intrinsic::abs, value->getType(),
+                                {value, b.getFalse()});
+    if (statement.has("ftz"))
+      value = flushSubnormal(value);
+    // The sign bit alone changes, for NaN too.
+    return negate ? b.CreateFNeg(value)
+                  : intrinsic(Intrinsic::fabs, value->getType(), value);
+  });
+  return write(statement.operands[0], result);
+}
+
+/// min/max: integers (.relu clamps at 0), floats (.NaN propagates NaN).
+bool PTXTranslator::translateMinMax(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  if (types.size() != 1 || statement.operands.size() != 3 ||
+      statement.has("xorsign"))
+    return false;
+  const PtxType &type = types[0];
+  bool max = statement.opcode == "max";
+  Value *result = mapLanes(
+      type, {&statement.operands[1], &statement.operands[2]},
+      [&](ArrayRef<Value *> args) -> Value * {
+        if (type.isFloat()) {
+          SmallVector<Value *, 2> values(args.begin(), args.end());
+          if (statement.has("ftz"))
+            for (Value *&value : values)
+              value = flushSubnormal(value);
+          return floatMinMax(values[0], values[1], max, statement.has("NaN"));
+        }
+        Intrinsic::ID id = type.isSigned()
+                               ? (max ? Intrinsic::smax : Intrinsic::smin)
+                               : (max ? Intrinsic::umax : Intrinsic::umin);
+        Value *value = intrinsic(id, args[0]->getType(), {args[0], args[1]});
+        if (statement.has("relu"))
+          value = intrinsic(Intrinsic::smax, value->getType(),
+                            {value, ConstantInt::get(value->getType(), 0)});
+        return value;
+      });
+  return write(statement.operands[0], result);
+}
+
+/// div/rem. Integer division by zero does not trap on the GPU; here it
+/// yields all ones (div) or the dividend (rem), and INT_MIN / -1 wraps.
+bool PTXTranslator::translateDivRem(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  if (types.size() != 1 || statement.operands.size() != 3 ||
+      types[0].lanes != 1)
+    return false;
+  const PtxType &type = types[0];
+  Type *element = type.elementType(context);
+  Value *a = read(statement.operands[1], element);
+  Value *d = read(statement.operands[2], element);
+  if (!a || !d)
+    return false;
+  Value *result;
+  if (type.isFloat()) {
+    if (statement.opcode != "div")
+      return false;
+    // div.rn is exact division; div.full and div.approx are at least as
+    // accurate as the hardware when done exactly.
+    std::optional<Rounding> rounding = roundingOf(statement, false);
+    if (rounding && *rounding != Rounding::Nearest)
+      return false;
+    if (statement.has("ftz")) {
+      a = flushSubnormal(a);
+      d = flushSubnormal(d);
+    }
+    result = finishFloat(statement, b.CreateFDiv(a, d));
+  } else {
+    Value *zero = ConstantInt::get(element, 0);
+    Value *byZero = b.CreateICmpEQ(d, zero);
+    Value *overflow = b.getFalse();
+    if (type.isSigned())
+      overflow = b.CreateAnd(
+          b.CreateICmpEQ(a, ConstantInt::get(element, APInt::getSignedMinValue(type.bits))),
+          b.CreateICmpEQ(d, ConstantInt::getAllOnesValue(element)));
+    Value *safe = b.CreateSelect(b.CreateOr(byZero, overflow),
+                                 ConstantInt::get(element, 1), d);
+    bool div = statement.opcode == "div";
+    Value *quotient = div ? (type.isSigned() ? b.CreateSDiv(a, safe)
+                                             : b.CreateUDiv(a, safe))
+                          : (type.isSigned() ? b.CreateSRem(a, safe)
+                                             : b.CreateURem(a, safe));
+    Value *overflowResult = div ? a : zero;
+    quotient = b.CreateSelect(overflow, overflowResult, quotient);
+    result = b.CreateSelect(byZero,
+                            div ? ConstantInt::getAllOnesValue(element) : a,
+                            quotient);
+  }
+  return write(statement.operands[0], result);
+}
+
+/// sqrt, rsqrt, rcp, ex2, lg2, sin, cos, tanh. The `.approx` forms are
+/// computed as accurately as the CPU can, which is within their error
+/// bounds; narrow types go through float and round once.
+bool PTXTranslator::translateApproximation(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  if (types.size() != 1 || !types[0].isFloat() ||
+      statement.operands.size() != 2)
+    return false;
+  std::optional<Rounding> rounding = roundingOf(statement, false);
+  if (rounding && *rounding != Rounding::Nearest)
+    return false;
+  const PtxType &type = types[0];
+  StringRef op = statement.opcode;
+  Type *element = type.elementType(context);
+  Module *module = function.getParent();
+  auto compute = [&](Value *x) -> Value * {
+    Type *t = x->getType();
+    if (op == "sqrt")
+      return intrinsic(Intrinsic::sqrt, t, x);
+    if (op == "rsqrt")
+      return b.CreateFDiv(ConstantFP::get(t, 1.0),
+                          intrinsic(Intrinsic::sqrt, t, x));
+    if (op == "rcp")
+      return b.CreateFDiv(ConstantFP::get(t, 1.0), x);
+    if (op == "ex2")
+      return intrinsic(Intrinsic::exp2, t, x);
+    if (op == "lg2")
+      return intrinsic(Intrinsic::log2, t, x);
+    if (op == "sin")
+      return intrinsic(Intrinsic::sin, t, x);
+    if (op == "cos")
+      return intrinsic(Intrinsic::cos, t, x);
+    // tanh: respec's device math library (libdevice's __nv_tanhf).
+    StringRef name = t->isDoubleTy() ? "__nv_tanh" : "__nv_tanhf";
+    FunctionCallee callee = module->getOrInsertFunction(name, t, t);
+    return b.CreateCall(callee, {x});
+  };
+  Value *result = mapLanes(type, {&statement.operands[1]},
+                           [&](ArrayRef<Value *> args) -> Value * {
+    Value *x = args[0];
+    if (statement.has("ftz") && element->isFloatTy())
+      x = flushSubnormal(x);
+    if (element->isFloatTy() || element->isDoubleTy())
+      return finishFloat(statement, compute(x));
+    Value *wide = compute(b.CreateFPTrunc(toDouble(x), b.getFloatTy()));
+    return fromDouble(b.CreateFPExt(wide, b.getDoubleTy()), element,
+                      Rounding::Nearest);
+  });
+  return write(statement.operands[0], result);
+}
+
+//===- Comparisons and selection ------------------------------------------===//
+
+/// The optional `.and`/`.or`/`.xor` combination of setp and set with a
+/// predicate operand.
+static std::optional<Instruction::BinaryOps>
+booleanOf(const PtxStatement &statement) {
+  if (statement.has("and"))
+    return Instruction::And;
+  if (statement.has("or"))
+    return Instruction::Or;
+  if (statement.has("xor"))
+    return Instruction::Xor;
+  return std::nullopt;
+}
+
+/// setp.cmp{.bool}.type p[|q], a, b{, c}: q is the negated comparison, or
+/// for x2 types the comparison of the upper lanes.
+bool PTXTranslator::translateSetp(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 1 || statement.modifiers.empty() ||
+      ops.size() < 3 || ops[0].kind != PtxOperand::Register)
+    return false;
+  const PtxType &type = types[0];
+  StringRef op = statement.modifiers[0];
+  std::optional<Instruction::BinaryOps> boolean = booleanOf(statement);
+  if (boolean.has_value() != (ops.size() == 4))
+    return false;
+  Value *combineWith = boolean ? read(ops[3], b.getInt1Ty()) : nullptr;
+  if (boolean && !combineWith)
+    return false;
+  SmallVector<Value *, 2> aLanes, bLanes;
+  if (!readLanes(ops[1], type, aLanes) || !readLanes(ops[2], type, bLanes))
+    return false;
+  SmallVector<Value *, 2> results;
+  for (unsigned i = 0; i < type.lanes; ++i) {
+    Value *x = aLanes[i], *y = bLanes[i];
+    if (statement.has("ftz")) {
+      x = flushSubnormal(x);
+      y = flushSubnormal(y);
+    }
+    Value *result = compare(op, x, y, type);
+    if (!result)
+      return false;
+    results.push_back(result);
+  }
+  auto combine = [&](Value *value) {
+    return boolean ? b.CreateBinOp(*boolean, value, combineWith) : value;
+  };
+  Value *first = combine(results[0]);
+  Value *second = type.lanes == 2 ? combine(results[1])
+                                  : combine(b.CreateNot(results[0]));
+  if (!writeRegister(ops[0].name, first))
+    return false;
+  return ops[0].pairName.empty() || writeRegister(ops[0].pairName, second);
+}
+
+/// set.cmp{.bool}.dtype.stype d, a, b{, c}: 1.0 or all ones where the
+/// comparison holds (per lane for x2 types), else 0.
+bool PTXTranslator::translateSet(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 2 || statement.modifiers.empty() || ops.size() < 3)
+    return false;
+  PtxType to = types[0];
+  const PtxType &from = types[1];
+  StringRef op = statement.modifiers[0];
+  std::optional<Instruction::BinaryOps> boolean = booleanOf(statement);
+  if (boolean.has_value() != (ops.size() == 4))
+    return false;
+  Value *combineWith = boolean ? read(ops[3], b.getInt1Ty()) : nullptr;
+  if (boolean && !combineWith)
+    return false;
+  // With x2 sources each half of the destination holds one lane's result.
+  unsigned laneBits = from.lanes == 2 ? 16 : to.bits;
+  Type *laneType = to.isFloat() ? to.elementType(context) : b.getIntNTy(laneBits);
+  if (from.lanes == 2 && to.isFloat() && to.lanes != 2)
+    return false;
+  Value *result = mapLanes(from, {&ops[1], &ops[2]},
+                           [&](ArrayRef<Value *> args) -> Value * {
+    Value *x = args[0], *y = args[1];
+    if (statement.has("ftz") && from.isFloat()) {
+      x = flushSubnormal(x);
+      y = flushSubnormal(y);
+    }
+    Value *holds = compare(op, x, y, from);
+    if (!holds)
+      return nullptr;
+    if (boolean)
+      holds = b.CreateBinOp(*boolean, holds, combineWith);
+    Value *yes = laneType->isFloatingPointTy()
+                     ? ConstantFP::get(laneType, 1.0)
+                     : ConstantInt::getAllOnesValue(laneType);
+    return b.CreateSelect(holds, yes, Constant::getNullValue(laneType));
+  });
+  return write(ops[0], result);
+}
+
+/// selp.type d, a, b, c: d = c ? a : b.
+bool PTXTranslator::translateSelp(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 1 || ops.size() != 4)
+    return false;
+  Type *type = types[0].lanes == 1 ? types[0].elementType(context)
+                                   : b.getIntNTy(types[0].totalBits());
+  Value *a = read(ops[1], type);
+  Value *c = read(ops[2], type);
+  Value *condition = read(ops[3], b.getInt1Ty());
+  if (!a || !c || !condition)
+    return false;
+  return write(ops[0], b.CreateSelect(condition, a, c), types[0].isSigned());
+}
+
+//===- Bit manipulation ---------------------------------------------------===//
+
+/// and, or, xor, not, cnot on predicates and bit types.
+bool PTXTranslator::translateLogic(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 1 || types[0].isFloat())
+    return false;
+  Type *type = b.getIntNTy(types[0].totalBits());
+  StringRef op = statement.opcode;
+  bool unary = op == "not" || op == "cnot";
+  if (ops.size() != (unary ? 2u : 3u))
+    return false;
+  Value *a = read(ops[1], type);
+  Value *c = unary ? nullptr : read(ops[2], type);
+  if (!a || (!unary && !c))
+    return false;
+  Value *result;
+  if (op == "not")
+    result = b.CreateNot(a);
+  else if (op == "cnot")
+    result = b.CreateZExt(b.CreateICmpEQ(a, ConstantInt::get(type, 0)), type);
+  else if (op == "and")
+    result = b.CreateAnd(a, c);
+  else if (op == "or")
+    result = b.CreateOr(a, c);
+  else
+    result = b.CreateXor(a, c);
+  return write(ops[0], result);
+}
+
+/// shl/shr: amounts of the width or more shift everything out (shr.s fills
+/// with the sign).
+bool PTXTranslator::translateShift(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 1 || ops.size() != 3 || types[0].isFloat())
+    return false;
+  const PtxType &type = types[0];
+  Value *amount = read(ops[2], b.getInt32Ty());
+  if (!amount)
+    return false;
+  Value *result = mapLanes(type, {&ops[1]}, [&](ArrayRef<Value *> args) {
+    Value *value = args[0];
+    Type *t = value->getType();
+    Value *count = b.CreateZExtOrTrunc(shiftAmount(amount, type.bits), t);
+    Value *inRange = b.CreateICmpULT(amount, b.getInt32(type.bits));
+    if (statement.opcode == "shl")
+      return b.CreateSelect(inRange, b.CreateShl(value, count),
+                            ConstantInt::get(t, 0));
+    if (type.isSigned())
+      return b.CreateAShr(value, shiftAmount(count, type.bits - 1));
+    return b.CreateSelect(inRange, b.CreateLShr(value, count),
+                          ConstantInt::get(t, 0));
+  });
+  return write(ops[0], result);
+}
+
+/// shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: shifts the 64-bit {b, a} (b high)
+/// by c (mod 32 with .wrap, at most 32 with .clamp) and keeps the upper (l)
+/// or lower (r) word.
+bool PTXTranslator::translateFunnelShift(const PtxStatement &statement) {
+  const auto &ops = statement.operands;
+  bool left = statement.has("l");
+  bool clamp = statement.has("clamp");
+  if (ops.size() != 4 || left == statement.has("r") ||
+      clamp == statement.has("wrap") || !statement.has("b32"))
+    return false;
+  Value *low = read(ops[1], b.getInt32Ty());
+  Value *high = read(ops[2], b.getInt32Ty());
+  Value *amount = read(ops[3], b.getInt32Ty());
+  if (!low || !high || !amount)
+    return false;
+  Value *shifted = intrinsic(left ? Intrinsic::fshl : Intrinsic::fshr,
+                             b.getInt32Ty(), {high, low, amount});
+  if (clamp) {
+    // llvm.fsh* take the amount mod 32; a clamped 32 moves a whole word.
+    Value *whole = b.CreateICmpUGE(amount, b.getInt32(32));
+    shifted = b.CreateSelect(whole, left ? low : high, shifted);
+  }
+  return write(ops[0], shifted);
+}
+
+/// bfe (extract, sign-extended for .s types) and bfi (insert). Positions
+/// and lengths take their low 8 bits; fields reaching past the word are cut.
+bool PTXTranslator::translateBitField(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  bool insert = statement.opcode == "bfi";
+  if (types.size() != 1 || types[0].isFloat() ||
+      ops.size() != (insert ? 5u : 4u))
+    return false;
+  unsigned bits = types[0].bits;
+  Type *type = b.getIntNTy(bits);
+  Type *wide = b.getIntNTy(2 * bits);
+  Value *a = read(ops[1], type);
+  Value *other = insert ? read(ops[2], type) : nullptr;
+  Value *position = read(ops[insert ? 3 : 2], b.getInt32Ty());
+  Value *length = read(ops[insert ? 4 : 3], b.getInt32Ty());
+  if (!a || !position || !length || (insert && !other))
+    return false;
+  position = b.CreateZExt(b.CreateAnd(position, 0xff), wide);
+  length = b.CreateZExt(b.CreateAnd(length, 0xff), wide);
+  Value *limit = ConstantInt::get(wide, bits);
+  Value *one = ConstantInt::get(wide, 1);
+  auto minimum = [&](Value *x, Value *y) {
+    return intrinsic(Intrinsic::umin, wide, {x, y});
+  };
+  if (insert) {
+    // Fields starting beyond the word leave b unchanged.
+    Value *start = minimum(position, limit);
+    Value *mask = b.CreateShl(
+        b.CreateSub(b.CreateShl(one, minimum(length, limit)), one), start);
+    Value *field = b.CreateAnd(b.CreateShl(b.CreateZExt(a, wide), start), mask);
+    Value *kept = b.CreateAnd(b.CreateZExt(other, wide), b.CreateNot(mask));
+    return write(ops[0], b.CreateTrunc(b.CreateOr(kept, field), type));
+  }
+  bool isSigned = types[0].isSigned();
+  Value *extended = extend(a, 2 * bits, isSigned);
+  Value *shifted = isSigned ? b.CreateAShr(extended, minimum(position, limit))
+                            : b.CreateLShr(extended, minimum(position, limit));
+  Value *width = minimum(length, limit);
+  Value *mask = b.CreateSub(b.CreateShl(one, width), one);
+  Value *field = b.CreateAnd(shifted, mask);
+  if (isSigned) {
+    // Replicate the field's top bit (the operand's sign past the word).
+    Value *pad = b.CreateSub(ConstantInt::get(wide, 2 * bits), width);
+    field = b.CreateAShr(b.CreateShl(field, pad), pad);
+    field = b.CreateSelect(b.CreateICmpEQ(width, ConstantInt::get(wide, 0)),
+                           ConstantInt::get(wide, 0), field);
+  }
+  return write(ops[0], b.CreateTrunc(field, type), isSigned);
+}
+
+/// brev, popc, clz, bfind{.shiftamt}.
+bool PTXTranslator::translateBitCount(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 1 || types[0].isFloat() || ops.size() != 2 ||
+      types[0].bits < 32)
+    return false;
+  const PtxType &type = types[0];
+  Type *t = b.getIntNTy(type.bits);
+  Value *a = read(ops[1], t);
+  if (!a)
+    return false;
+  StringRef op = statement.opcode;
+  if (op == "brev")
+    return write(ops[0], intrinsic(Intrinsic::bitreverse, t, a));
+  if (op == "popc")
+    return write(ops[0], b.CreateZExtOrTrunc(intrinsic(Intrinsic::ctpop, t, a),
+                                             b.getInt32Ty()));
+  Value *leading = b.CreateZExtOrTrunc(
+      intrinsic(Intrinsic::ctlz, t, {a, b.getFalse()}), b.getInt32Ty());
+  if (op == "clz")
+    return write(ops[0], leading);
+  // bfind: the position of the most significant bit that differs from the
+  // sign (for .s types), or 0xffffffff if there is none.
+  if (type.isSigned()) {
+    Value *negative = b.CreateICmpSLT(a, ConstantInt::get(t, 0));
+    a = b.CreateSelect(negative, b.CreateNot(a), a);
+    leading = b.CreateZExtOrTrunc(
+        intrinsic(Intrinsic::ctlz, t, {a, b.getFalse()}), b.getInt32Ty());
+  }
+  Value *none = b.CreateICmpEQ(a, ConstantInt::get(t, 0));
+  Value *position = statement.has("shiftamt")
+                        ? leading
+                        : b.CreateSub(b.getInt32(type.bits - 1), leading);
+  return write(ops[0], b.CreateSelect(none, b.getInt32(-1), position));
+}
+
+/// prmt.b32{.mode} d, a, b, c: picks bytes of the 8-byte {b, a}.
+bool PTXTranslator::translatePermute(const PtxStatement &statement) {
+  const auto &ops = statement.operands;
+  if (ops.size() != 4 || !statement.has("b32"))
+    return false;
+  Value *a = read(ops[1], b.getInt32Ty());
+  Value *high = read(ops[2], b.getInt32Ty());
+  Value *control = read(ops[3], b.getInt32Ty());
+  if (!a || !high || !control)
+    return false;
+  Value *source = b.CreateOr(b.CreateZExt(a, b.getInt64Ty()),
+                             b.CreateShl(b.CreateZExt(high, b.getInt64Ty()), 32));
+  auto byteAt = [&](Value *index) {
+    Value *shift = b.CreateShl(b.CreateZExt(index, b.getInt64Ty()), 3);
+    return b.CreateAnd(b.CreateLShr(source, shift), b.getInt64(0xff));
+  };
+  // The special modes: result bytes 0..3 as a function of c[1:0] (PTX ISA,
+  // prmt table), one hex digit per byte, byte 0 lowest.
+  StringRef mode;
+  for (StringRef modifier : statement.modifiers)
+    if (modifier != "b32")
+      mode = modifier;
+  std::optional<std::array<uint16_t, 4>> table =
+      StringSwitch<std::optional<std::array<uint16_t, 4>>>(mode)
+          .Case("f4e", std::array<uint16_t, 4>{0x3210, 0x4321, 0x5432, 0x6543})
+          .Case("b4e", std::array<uint16_t, 4>{0x5670, 0x6701, 0x7012, 0x0123})
+          .Case("rc8", std::array<uint16_t, 4>{0x0000, 0x1111, 0x2222, 0x3333})
+          .Case("ecl", std::array<uint16_t, 4>{0x3210, 0x3211, 0x3222, 0x3333})
+          .Case("ecr", std::array<uint16_t, 4>{0x0000, 0x1110, 0x2210, 0x3210})
+          .Case("rc16", std::array<uint16_t, 4>{0x1010, 0x3232, 0x1010, 0x3232})
+          .Default(std::nullopt);
+  if (!mode.empty() && !table)
+    return false;
+  Value *result = b.getInt64(0);
+  for (unsigned i = 0; i < 4; ++i) {
+    Value *byte;
+    if (table) {
+      // Select the table column by c[1:0].
+      Value *selector = b.CreateAnd(control, 3);
+      Value *index = b.getInt32(((*table)[3] >> (4 * i)) & 0xf);
+      for (int row = 2; row >= 0; --row)
+        index = b.CreateSelect(b.CreateICmpEQ(selector, b.getInt32(row)),
+                               b.getInt32(((*table)[row] >> (4 * i)) & 0xf),
+                               index);
+      byte = byteAt(index);
+    } else {
+      // Default mode: c's nibble i picks a byte (bits 0-2) and, with bit 3,
+      // replicates that byte's sign bit instead.
+      Value *nibble = b.CreateAnd(b.CreateLShr(control, 4 * i), 0xf);
+      byte = byteAt(b.CreateAnd(nibble, 7));
+      Value *sign = b.CreateSelect(
+          b.CreateICmpNE(b.CreateAnd(byte, 0x80), b.getInt64(0)),
+          b.getInt64(0xff), b.getInt64(0));
+      byte = b.CreateSelect(b.CreateICmpNE(b.CreateAnd(nibble, 8), b.getInt32(0)),
+                            sign, byte);
+    }
+    result = b.CreateOr(result, b.CreateShl(byte, 8 * i));
+  }
+  return write(ops[0], b.CreateTrunc(result, b.getInt32Ty()));
+}
+
+/// lop3.b32 d, a, b, c, lut: any function of three inputs given by its
+/// truth table (bit index a*4 + b*2 + c).
+bool PTXTranslator::translateLop3(const PtxStatement &statement) {
+  const auto &ops = statement.operands;
+  if (ops.size() != 5 || !statement.has("b32") ||
+      ops[4].kind != PtxOperand::Integer)
+    return false;
+  Value *inputs[3];
+  for (unsigned i = 0; i < 3; ++i)
+    if (!(inputs[i] = read(ops[i + 1], b.getInt32Ty())))
+      return false;
+  Value *result = b.getInt32(0);
+  for (unsigned minterm = 0; minterm < 8; ++minterm) {
+    if (!((ops[4].integer >> minterm) & 1))
+      continue;
+    Value *term = b.getInt32(-1);
+    for (unsigned i = 0; i < 3; ++i) {
+      bool set = (minterm >> (2 - i)) & 1;
+      term = b.CreateAnd(term, set ? inputs[i] : b.CreateNot(inputs[i]));
+    }
+    result = b.CreateOr(result, term);
+  }
+  return write(ops[0], result);
+}
+
+/// dp4a.atype.btype d, a, b, c: c plus the four byte products;
+/// dp2a.{lo,hi}.atype.btype: c plus the two products of a's halves with
+/// b's bytes 0-1 (.lo) or 2-3 (.hi).
+bool PTXTranslator::translateDotProduct(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 2 || ops.size() != 4)
+    return false;
+  bool four = statement.opcode == "dp4a";
+  if (!four && statement.has("lo") == statement.has("hi"))
+    return false;
+  Value *a = read(ops[1], b.getInt32Ty());
+  Value *bValue = read(ops[2], b.getInt32Ty());
+  Value *sum = read(ops[3], b.getInt32Ty());
+  if (!a || !bValue || !sum)
+    return false;
+  auto part = [&](Value *word, unsigned index, unsigned bits, bool isSigned) {
+    Value *piece = b.CreateTrunc(b.CreateLShr(word, index * bits),
+                                 b.getIntNTy(bits));
+    return extend(piece, 32, isSigned);
+  };
+  unsigned terms = four ? 4 : 2;
+  unsigned firstByte = !four && statement.has("hi") ? 2 : 0;
+  for (unsigned i = 0; i < terms; ++i) {
+    Value *x = part(a, i, four ? 8 : 16, types[0].isSigned());
+    Value *y = part(bValue, firstByte + i, 8, types[1].isSigned());
+    sum = b.CreateAdd(sum, b.CreateMul(x, y));
+  }
+  return write(ops[0], sum);
+}
+
+/// sad.type d, a, b, c: c + |a - b|.
+bool PTXTranslator::translateSad(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 1 || types[0].isFloat() || ops.size() != 4)
+    return false;
+  Type *t = types[0].elementType(context);
+  Value *a = read(ops[1], t), *c = read(ops[2], t), *sum = read(ops[3], t);
+  if (!a || !c || !sum)
+    return false;
+  bool isSigned = types[0].isSigned();
+  Value *greater = isSigned ? b.CreateICmpSGT(a, c) : b.CreateICmpUGT(a, c);
+  Value *difference = b.CreateSelect(greater, b.CreateSub(a, c),
+                                     b.CreateSub(c, a));
+  return write(ops[0], b.CreateAdd(sum, difference));
+}
+
+/// The SIMD video instructions v{add,sub,absdiff,min,max,avrg,set}{2,4}:
+/// per 16-bit (2) or 8-bit (4) lane of a and b, extended by the operand
+/// types, computed exactly, then saturated (.sat) or wrapped to the lane;
+/// `.add` sums the lane results into c. vset yields 1 or 0 per lane.
+bool PTXTranslator::translateVideo(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  StringRef op = statement.opcode;
+  bool isSet = op.starts_with("vset");
+  unsigned lanes = op.back() == '2' ? 2 : 4;
+  op = op.drop_back().drop_front();
+  if (ops.size() != 4 || types.size() != (isSet ? 2u : 3u))
+    return false;
+  for (const PtxType &type : types)
+    if (type.bits != 32 || type.isFloat())
+      return false;
+  bool resultSigned = !isSet && types[0].isSigned();
+  bool aSigned = types[isSet ? 0 : 1].isSigned();
+  bool bSigned = types[isSet ? 1 : 2].isSigned();
+  StringRef comparison = isSet ? StringRef(statement.modifiers[2]) : "";
+  bool accumulate = statement.has("add");
+  Value *a = read(ops[1], b.getInt32Ty());
+  Value *bValue = read(ops[2], b.getInt32Ty());
+  Value *c = read(ops[3], b.getInt32Ty());
+  if (!a || !bValue || !c)
+    return false;
+  unsigned laneBits = 32 / lanes;
+  auto lane = [&](Value *word, unsigned index, bool isSigned) {
+    Value *piece = b.CreateTrunc(b.CreateLShr(word, index * laneBits),
+                                 b.getIntNTy(laneBits));
+    return extend(piece, 64, isSigned);
+  };
+  Value *sum = b.CreateZExt(c, b.getInt64Ty());
+  Value *packed = b.getInt64(0);
+  for (unsigned i = 0; i < lanes; ++i) {
+    Value *x = lane(a, i, aSigned), *y = lane(bValue, i, bSigned);
+    Value *value;
+    if (op == "add")
+      value = b.CreateAdd(x, y);
+    else if (op == "sub")
+      value = b.CreateSub(x, y);
+    else if (op == "absdiff")
+      value = intrinsic(Intrinsic::abs, b.getInt64Ty(),
+                        {b.CreateSub(x, y), b.getFalse()});
+    else if (op == "min")
+      value = intrinsic(Intrinsic::smin, b.getInt64Ty(), {x, y});
+    else if (op == "max")
+      value = intrinsic(Intrinsic::smax, b.getInt64Ty(), {x, y});
+    else if (op == "avrg")
+      value = b.CreateAShr(b.CreateAdd(b.CreateAdd(x, y), b.getInt64(1)), 1);
+    else {
+      // Both operands are exact in 64 bits: compare them as signed.
+      PtxType signedType;
+      signedType.kind = PtxType::Signed;
+      signedType.bits = 64;
+      Value *holds = compare(comparison, x, y, signedType);
+      if (!holds)
+        return false;
+      value = b.CreateZExt(holds, b.getInt64Ty());
+    }
+    if (statement.has("sat"))
+      value = clampToRange(value, laneBits, resultSigned);
+    if (accumulate) {
+      sum = b.CreateAdd(sum, value);
+      continue;
+    }
+    Value *bitsValue = b.CreateAnd(value, b.getInt64((1ull << laneBits) - 1));
+    packed = b.CreateOr(packed, b.CreateShl(bitsValue, i * laneBits));
+  }
+  return write(ops[0], b.CreateTrunc(accumulate ? sum : packed, b.getInt32Ty()));
+}
+
+//===- Memory -------------------------------------------------------------===//
+
+/// The memory ordering of ld/st/atom: `.relaxed` and unqualified atomics
+/// are monotonic; `.volatile` is reported separately.
+static AtomicOrdering orderingOf(const PtxStatement &statement,
+                                 AtomicOrdering otherwise) {
+  if (statement.has("acquire"))
+    return AtomicOrdering::Acquire;
+  if (statement.has("release"))
+    return AtomicOrdering::Release;
+  if (statement.has("acq_rel"))
+    return AtomicOrdering::AcquireRelease;
+  if (statement.has("sc"))
+    return AtomicOrdering::SequentiallyConsistent;
+  if (statement.has("relaxed"))
+    return AtomicOrdering::Monotonic;
+  return otherwise;
+}
+
+/// The `.v2`/`.v4` count of a vector access, or 1.
+static unsigned vectorCountOf(const PtxStatement &statement) {
+  if (statement.has("v2"))
+    return 2;
+  if (statement.has("v4"))
+    return 4;
+  if (statement.has("v8"))
+    return 8;
+  return 1;
+}
+
+/// Cache operators (.ca, .cg, .cs, .lu, .cv, .nc, .wb, .wt, .L2::...) only
+/// steer the GPU's caches: on the CPU all are plain accesses, except that
+/// .cv ("fetch again") and .volatile must not be cached in registers.
+static bool isVolatileAccess(const PtxStatement &statement) {
+  return statement.has("volatile") || statement.has("cv") ||
+         statement.has("mmio");
+}
+
+bool PTXTranslator::translateLoad(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 1 || ops.size() != 2 || types[0].lanes != 1)
+    return false;
+  const PtxType &type = types[0];
+  unsigned count = vectorCountOf(statement);
+  AtomicOrdering ordering = orderingOf(statement, AtomicOrdering::NotAtomic);
+  if (count > 1 && ordering != AtomicOrdering::NotAtomic)
+    return false;
+  if (count > 1 && (ops[0].kind != PtxOperand::Vector ||
+                    ops[0].elements.size() != count))
+    return false;
+  Type *element = type.elementType(context);
+  unsigned size = type.bits / 8;
+  for (unsigned i = 0; i < count; ++i) {
+    Value *pointer = address(ops[1], i * size);
+    if (!pointer)
+      return false;
+    LoadInst *load = b.CreateAlignedLoad(element, pointer, Align(size));
+    load->setVolatile(isVolatileAccess(statement));
+    if (ordering != AtomicOrdering::NotAtomic)
+      load->setAtomic(ordering);
+    const PtxOperand &destination = count > 1 ? ops[0].elements[i] : ops[0];
+    if (!write(destination, load, type.isSigned()))
+      return false;
+  }
+  return true;
+}
+
+bool PTXTranslator::translateStore(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 1 || ops.size() != 2 || types[0].lanes != 1)
+    return false;
+  const PtxType &type = types[0];
+  unsigned count = vectorCountOf(statement);
+  AtomicOrdering ordering = orderingOf(statement, AtomicOrdering::NotAtomic);
+  if (count > 1 && (ordering != AtomicOrdering::NotAtomic ||
+                    ops[1].kind != PtxOperand::Vector ||
+                    ops[1].elements.size() != count))
+    return false;
+  Type *element = type.elementType(context);
+  unsigned size = type.bits / 8;
+  for (unsigned i = 0; i < count; ++i) {
+    Value *pointer = address(ops[0], i * size);
+    Value *value = read(count > 1 ? ops[1].elements[i] : ops[1], element);
+    if (!pointer || !value)
+      return false;
+    StoreInst *store = b.CreateAlignedStore(value, pointer, Align(size));
+    store->setVolatile(isVolatileAccess(statement));
+    if (ordering != AtomicOrdering::NotAtomic)
+      store->setAtomic(ordering);
+  }
+  return true;
+}
+
+/// A compare-and-swap loop that replaces the value at `pointer` by
+/// `update(old)`; returns the old value.
+Value *PTXTranslator::atomicUpdateLoop(Value *pointer, Type *type,
+                                       AtomicOrdering ordering,
+                                       function_ref<Value *(Value *)> update) {
+  LoadInst *initial = b.CreateAlignedLoad(
+      type, pointer, Align(type->getPrimitiveSizeInBits() / 8));
+  initial->setAtomic(AtomicOrdering::Monotonic);
+  BasicBlock *before = b.GetInsertBlock();
+  BasicBlock *loop = BasicBlock::Create(context, "ptx.atomic", &function);
+  BasicBlock *done = BasicBlock::Create(context, "ptx.atomic.done", &function);
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  PHINode *old = b.CreatePHI(type, 2);
+  old->addIncoming(initial, before);
+  Value *replacement = update(old);
+  if (!replacement)
+    return nullptr;
+  AtomicOrdering failureOrdering =
+      AtomicCmpXchgInst::getStrongestFailureOrdering(ordering);
+  Value *pair = b.CreateAtomicCmpXchg(pointer, old, replacement, MaybeAlign(),
+                                      ordering, failureOrdering);
+  Value *seen = b.CreateExtractValue(pair, 0);
+  old->addIncoming(seen, b.GetInsertBlock());
+  b.CreateCondBr(b.CreateExtractValue(pair, 1), done, loop);
+  b.SetInsertPoint(done);
+  return old;
+}
+
+/// atom/red{.sem}{.scope}{.space}.op.type d, [a], b{, c}. Integer and
+/// single/double-precision operations are atomicrmw; half-precision adds
+/// (also per lane of x2 types) are compare-and-swap loops that round like
+/// the hardware.
+bool PTXTranslator::translateAtomic(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  bool reduction = statement.opcode == "red";
+  if (types.size() != 1 || vectorCountOf(statement) != 1)
+    return false;
+  const PtxType &type = types[0];
+  bool cas = statement.has("cas");
+  unsigned first = reduction ? 0 : 1;
+  if (ops.size() != first + (cas ? 3 : 2))
+    return false;
+  AtomicOrdering ordering = orderingOf(statement, AtomicOrdering::Monotonic);
+  Value *pointer = address(ops[first]);
+  if (!pointer)
+    return false;
+  Type *integer = b.getIntNTy(type.totalBits());
+  Type *element = type.lanes == 1 ? type.elementType(context) : integer;
+  Value *operand = read(ops[first + 1], element);
+  if (!operand)
+    return false;
+  Value *old;
+  if (cas) {
+    Value *replacement = read(ops[first + 2], element);
+    if (!replacement)
+      return false;
+    operand = coerce(operand, integer);
+    replacement = coerce(replacement, integer);
+    Value *pair = b.CreateAtomicCmpXchg(
+        pointer, operand, replacement, MaybeAlign(), ordering,
+        AtomicCmpXchgInst::getStrongestFailureOrdering(ordering));
+    old = b.CreateExtractValue(pair, 0);
+  } else if (type.isFloat() && (type.bits == 16 || type.lanes == 2)) {
+    if (!statement.has("add"))
+      return false;
+    PtxType laneType = type;
+    Type *laneElement = type.elementType(context);
+    old = atomicUpdateLoop(pointer, integer, ordering, [&](Value *current) {
+      Value *sum = b.getIntN(type.totalBits(), 0);
+      Value *addend = coerce(operand, integer);
+      for (unsigned i = 0; i < laneType.lanes; ++i) {
+        auto laneOf = [&](Value *word) {
+          return b.CreateBitCast(
+              b.CreateTrunc(b.CreateLShr(word, i * 16), b.getInt16Ty()),
+              laneElement);
+        };
+        Value *lane = floatArithmetic("add", {laneOf(current), laneOf(addend)},
+                                      laneElement, Rounding::Nearest);
+        sum = b.CreateOr(sum, b.CreateShl(b.CreateZExt(toBits(lane), integer),
+                                          i * 16));
+      }
+      return sum;
+    });
+  } else {
+    bool isSigned = type.isSigned();
+    std::optional<AtomicRMWInst::BinOp> op =
+        StringSwitch<std::optional<AtomicRMWInst::BinOp>>(
+            statement.has("add")    ? "add"
+            : statement.has("min")  ? "min"
+            : statement.has("max")  ? "max"
+            : statement.has("and")  ? "and"
+            : statement.has("or")   ? "or"
+            : statement.has("xor")  ? "xor"
+            : statement.has("exch") ? "exch"
+            : statement.has("inc")  ? "inc"
+            : statement.has("dec")  ? "dec"
+                                    : "")
+            .Case("add", type.isFloat() ? AtomicRMWInst::FAdd
+                                        : AtomicRMWInst::Add)
+            .Case("min", type.isFloat() ? AtomicRMWInst::FMin
+                         : isSigned     ? AtomicRMWInst::Min
+                                        : AtomicRMWInst::UMin)
+            .Case("max", type.isFloat() ? AtomicRMWInst::FMax
+                         : isSigned     ? AtomicRMWInst::Max
+                                        : AtomicRMWInst::UMax)
+            .Case("and", AtomicRMWInst::And)
+            .Case("or", AtomicRMWInst::Or)
+            .Case("xor", AtomicRMWInst::Xor)
+            .Case("exch", AtomicRMWInst::Xchg)
+            // PTX inc/dec wrap at the operand (inc: old >= b ? 0 : old+1).
+            .Case("inc", AtomicRMWInst::UIncWrap)
+            .Case("dec", AtomicRMWInst::UDecWrap)
+            .Default(std::nullopt);
+    if (!op)
+      return false;
+    old = b.CreateAtomicRMW(*op, pointer, operand, MaybeAlign(), ordering);
+  }
+  if (!old)
+    return false;
+  return reduction || write(ops[0], old, type.isSigned());
+}
+
+/// fence/membar: a CPU fence of the same strength; proxy fences order
+/// accesses of the GPU's other memory paths, which the CPU does not have.
+bool PTXTranslator::translateFence(const PtxStatement &statement) {
+  if (statement.has("proxy"))
+    return true;
+  bool acquireRelease = statement.has("acq_rel");
+  b.CreateFence(acquireRelease ? AtomicOrdering::AcquireRelease
+                               : AtomicOrdering::SequentiallyConsistent);
+  return true;
+}
+
+/// bar.sync 0 / barrier.sync 0 (the whole block) and bar.warp.sync mask.
+bool PTXTranslator::translateBarrier(const PtxStatement &statement) {
+  const auto &ops = statement.operands;
+  if (statement.has("warp")) {
+    Value *mask = ops.size() == 1 ? read(ops[0], b.getInt32Ty()) : nullptr;
+    if (!mask)
+      return false;
+    callNVVM(Intrinsic::nvvm_bar_warp_sync, {mask});
+    return true;
+  }
+  // Thread counts, named barriers other than 0 and arrive-only forms
+  // synchronize something other than the whole block.
+  if (ops.size() != 1 || ops[0].kind != PtxOperand::Integer ||
+      ops[0].integer != 0 || statement.has("arrive") || statement.has("red"))
+    return false;
+  if (!statement.has("sync") && !(statement.opcode == "barrier" &&
+                                  statement.modifiers.empty()))
+    return false;
+  callNVVM(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {b.getInt32(0)});
+  return true;
+}
+
+//===- Warp-level ---------------------------------------------------------===//
+
+/// shfl{.sync}.mode.b32 d[|p], a, b, c{, mask}: the NVVM shuffle; the
+/// predicate (whether the source lane was inside the segment) follows from
+/// the lane id as the PTX ISA defines it.
+bool PTXTranslator::translateShuffle(const PtxStatement &statement) {
+  const auto &ops = statement.operands;
+  bool sync = statement.has("sync");
+  if (ops.size() != (sync ? 5u : 4u) || !statement.has("b32") ||
+      ops[0].kind != PtxOperand::Register)
+    return false;
+  Intrinsic::ID id = statement.has("up")     ? Intrinsic::nvvm_shfl_sync_up_i32
+                     : statement.has("down") ? Intrinsic::nvvm_shfl_sync_down_i32
+                     : statement.has("bfly") ? Intrinsic::nvvm_shfl_sync_bfly_i32
+                     : statement.has("idx")  ? Intrinsic::nvvm_shfl_sync_idx_i32
+                                             : Intrinsic::not_intrinsic;
+  if (id == Intrinsic::not_intrinsic)
+    return false;
+  Value *value = read(ops[1], b.getInt32Ty());
+  Value *lane = read(ops[2], b.getInt32Ty());
+  Value *clamp = read(ops[3], b.getInt32Ty());
+  Value *mask = sync ? read(ops[4], b.getInt32Ty()) : b.getInt32(-1);
+  if (!value || !lane || !clamp || !mask)
+    return false;
+  Value *result = callNVVM(id, {mask, value, lane, clamp});
+  if (!writeRegister(ops[0].name, result))
+    return false;
+  if (ops[0].pairName.empty())
+    return true;
+  Value *self = callNVVM(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+  Value *segment = b.CreateAnd(b.CreateLShr(clamp, 8), 0x1f);
+  Value *minLane = b.CreateAnd(self, segment);
+  Value *maxLane = b.CreateOr(minLane, b.CreateAnd(b.CreateAnd(clamp, 0x1f),
+                                                   b.CreateNot(segment)));
+  Value *valid;
+  if (statement.has("up")) {
+    valid = b.CreateICmpSGE(b.CreateSub(self, lane), maxLane);
+  } else {
+    Value *source = statement.has("down") ? b.CreateAdd(self, lane)
+                    : statement.has("bfly")
+                        ? b.CreateXor(self, lane)
+                        : b.CreateOr(minLane, b.CreateAnd(lane, b.CreateNot(segment)));
+    valid = b.CreateICmpSLE(source, maxLane);
+  }
+  return writeRegister(ops[0].pairName, valid);
+}
+
+/// vote{.sync}.{all,any,uni}.pred d, {!}a{, mask}; vote.ballot.b32.
+bool PTXTranslator::translateVote(const PtxStatement &statement) {
+  const auto &ops = statement.operands;
+  bool sync = statement.has("sync");
+  if (ops.size() != (sync ? 3u : 2u))
+    return false;
+  Value *predicate = read(ops[1], b.getInt1Ty());
+  Value *mask = sync ? read(ops[2], b.getInt32Ty()) : b.getInt32(-1);
+  if (!predicate || !mask)
+    return false;
+  Intrinsic::ID id = statement.has("ballot") ? Intrinsic::nvvm_vote_ballot_sync
+                     : statement.has("all")  ? Intrinsic::nvvm_vote_all_sync
+                     : statement.has("any")  ? Intrinsic::nvvm_vote_any_sync
+                     : statement.has("uni")  ? Intrinsic::nvvm_vote_uni_sync
+                                             : Intrinsic::not_intrinsic;
+  if (id == Intrinsic::not_intrinsic)
+    return false;
+  return write(ops[0], callNVVM(id, {mask, predicate}));
+}
+
+/// match.{any,all}.sync.b32/b64 d[|p], a, mask.
+bool PTXTranslator::translateMatch(const PtxStatement &statement) {
+  const auto &ops = statement.operands;
+  bool wide = statement.has("b64");
+  if (ops.size() != 3 || ops[0].kind != PtxOperand::Register ||
+      (!wide && !statement.has("b32")))
+    return false;
+  Value *value = read(ops[1], wide ? b.getInt64Ty() : b.getInt32Ty());
+  Value *mask = read(ops[2], b.getInt32Ty());
+  if (!value || !mask)
+    return false;
+  if (statement.has("any")) {
+    if (!ops[0].pairName.empty())
+      return false;
+    return writeRegister(
+        ops[0].name,
+        callNVVM(wide ? Intrinsic::nvvm_match_any_sync_i64
+                      : Intrinsic::nvvm_match_any_sync_i32,
+                 {mask, value}));
+  }
+  if (!statement.has("all"))
+    return false;
+  Value *pair = callNVVM(wide ? Intrinsic::nvvm_match_all_sync_i64p
+                              : Intrinsic::nvvm_match_all_sync_i32p,
+                         {mask, value});
+  if (!writeRegister(ops[0].name, b.CreateExtractValue(pair, 0)))
+    return false;
+  return ops[0].pairName.empty() ||
+         writeRegister(ops[0].pairName, b.CreateExtractValue(pair, 1));
+}
+
+/// redux.sync.op.type d, a, mask (integer operations).
+bool PTXTranslator::translateRedux(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 1 || types[0].isFloat() || ops.size() != 3)
+    return false;
+  bool isSigned = types[0].isSigned();
+  Intrinsic::ID id =
+      statement.has("add")   ? Intrinsic::nvvm_redux_sync_add
+      : statement.has("min") ? (isSigned ? Intrinsic::nvvm_redux_sync_min
+                                         : Intrinsic::nvvm_redux_sync_umin)
+      : statement.has("max") ? (isSigned ? Intrinsic::nvvm_redux_sync_max
+                                         : Intrinsic::nvvm_redux_sync_umax)
+      : statement.has("and") ? Intrinsic::nvvm_redux_sync_and
+      : statement.has("or")  ? Intrinsic::nvvm_redux_sync_or
+      : statement.has("xor") ? Intrinsic::nvvm_redux_sync_xor
+                             : Intrinsic::not_intrinsic;
+  Value *value = read(ops[1], b.getInt32Ty());
+  Value *mask = read(ops[2], b.getInt32Ty());
+  if (id == Intrinsic::not_intrinsic || !value || !mask)
+    return false;
+  return write(ops[0], callNVVM(id, {value, mask}));
+}
+
+bool PTXTranslator::translateActiveMask(const PtxStatement &statement) {
+  if (statement.operands.size() != 1)
+    return false;
+  return write(statement.operands[0],
+               callNVVM(Intrinsic::nvvm_activemask, {}));
+}
+
+/// nanosleep: a CPU thread that runs many GPU threads gains nothing from
+/// sleeping; the caller's loop polls again.
+bool PTXTranslator::translateNoOp(const PtxStatement &statement) {
+  return true;
+}
+
+/// cvta{.to}.global: generic and global addresses are the same on the CPU.
+/// Shared, local and constant windows are not modelled.
+bool PTXTranslator::translateCvta(const PtxStatement &statement) {
+  const auto &ops = statement.operands;
+  if (!statement.has("global") || ops.size() != 2)
+    return false;
+  Value *value = read(ops[1], b.getInt64Ty());
+  return value && write(ops[0], value);
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+/// The register width a constraint letter stands for.
+static std::optional<unsigned> constraintBits(StringRef code) {
+  return StringSwitch<std::optional<unsigned>>(code)
+      .Case("c", 8)
+      .Case("h", 16)
+      .Cases({"r", "f"}, 32)
+      .Cases({"l", "d"}, 64)
+      .Default(std::nullopt);
+}
+
+static Type *constraintType(StringRef code, LLVMContext &context) {
+  return StringSwitch<Type *>(code)
+      .Case("c", Type::getInt8Ty(context))
+      .Case("h", Type::getInt16Ty(context))
+      .Case("r", Type::getInt32Ty(context))
+      .Case("l", Type::getInt64Ty(context))
+      .Case("f", Type::getFloatTy(context))
+      .Case("d", Type::getDoubleTy(context))
+      .Cases({"n", "i"}, Type::getInt32Ty(context))
+      .Default(nullptr);
+}
+
+/// One asm call to translate: its text, constraints, type and the values of
+/// its immediate ("n") operands, which PTX needs as constants.
+struct AsmSite {
+  StringRef asmString;
+  StringRef constraints;
+  FunctionType *type;
+  /// Per input: the constant of an immediate operand, or null.
+  SmallVector<Constant *, 4> immediates;
+};
+
+/// Builds the translation of `site` as an internal function with the asm's
+/// signature, or returns null (and the failing statement in `failure`).
+static Function *buildTranslation(Module &module, const AsmSite &site,
+                                  std::string &failure) {
+  InlineAsm::ConstraintInfoVector constraints =
+      InlineAsm::ParseConstraints(site.constraints);
+  LLVMContext &context = module.getContext();
+  Function *function =
+      Function::Create(site.type, GlobalValue::InternalLinkage,
+                       "__respec_ptx", module);
+  function->addFnAttr(Attribute::AlwaysInline);
+  function->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> builder(BasicBlock::Create(context, "entry", function));
+  PTXTranslator translator(*function, builder);
+  // Operands are numbered outputs first, then inputs, clobbers not at all.
+  SmallVector<Type *, 4> outputTypes;
+  if (Type *result = site.type->getReturnType(); !result->isVoidTy()) {
+    if (auto *structType = dyn_cast<StructType>(result))
+      outputTypes.append(structType->element_begin(),
+                         structType->element_end());
+    else
+      outputTypes.push_back(result);
+  }
+  unsigned operandIndex = 0, outputIndex = 0, inputIndex = 0;
+  bool supported = true;
+  for (const InlineAsm::ConstraintInfo &info : constraints) {
+    if (info.Type == InlineAsm::isClobber)
+      continue;
+    StringRef code = info.Codes.empty() ? "" : StringRef(info.Codes.front());
+    if (info.isIndirect || info.Codes.size() != 1 ||
+        info.Type == InlineAsm::isLabel) {
+      supported = false;
+      break;
+    }
+    if (info.Type == InlineAsm::isOutput) {
+      std::optional<unsigned> bits = constraintBits(code);
+      if (!bits || outputIndex >= outputTypes.size()) {
+        supported = false;
+        break;
+      }
+      Type *type = outputTypes[outputIndex++];
+      translator.bindOperand(operandIndex++, PoisonValue::get(type), *bits,
+                             /*output=*/true);
+      continue;
+    }
+    Value *value = function->getArg(inputIndex);
+    Constant *immediate = site.immediates[inputIndex++];
+    unsigned tied;
+    if (!code.getAsInteger(10, tied)) {
+      // "0": the input is the initial value of output 0 (`+r` operands).
+      if (tied >= operandIndex) {
+        supported = false;
+        break;
+      }
+      unsigned bits = value->getType()->isPointerTy()
+                          ? 64
+                          : value->getType()->getPrimitiveSizeInBits();
+      translator.bindOperand(tied, value, bits, /*output=*/true);
+      translator.bindOperand(operandIndex++, value, bits, /*output=*/false);
+      continue;
+    }
+    std::optional<unsigned> bits = constraintBits(code);
+    if (immediate) {
+      value = immediate;
+      bits = value->getType()->getPrimitiveSizeInBits();
+    }
+    if (!bits) {
+      supported = false;
+      break;
+    }
+    translator.bindOperand(operandIndex++, value, *bits, false);
+  }
+  if (!supported ||
+      !translator.translate(parsePTX(site.asmString))) {
+    failure = supported ? translator.failure : displayText(site.asmString);
+    function->eraseFromParent();
+    return nullptr;
+  }
+  SmallVector<Value *, 4> results;
+  for (unsigned i = 0; i < outputTypes.size(); ++i)
+    results.push_back(translator.operandValue(i));
+  // Outputs come back in the types of the call.
+  Type *returnType = site.type->getReturnType();
+  if (returnType->isVoidTy()) {
+    builder.CreateRetVoid();
+  } else {
+    auto coerceTo = [&](Value *value, Type *type) -> Value * {
+      if (value->getType() == type)
+        return value;
+      if (type->isPointerTy() || value->getType()->isPointerTy())
+        return builder.CreateBitOrPointerCast(value, type);
+      unsigned width = type->getPrimitiveSizeInBits();
+      Value *bitsValue = value->getType()->isIntegerTy()
+                             ? value
+                             : builder.CreateBitCast(
+                                   value, builder.getIntNTy(
+                                              value->getType()
+                                                  ->getPrimitiveSizeInBits()));
+      return builder.CreateBitCast(
+          builder.CreateZExtOrTrunc(bitsValue, builder.getIntNTy(width)), type);
+    };
+    if (outputTypes.size() == 1) {
+      builder.CreateRet(coerceTo(results[0], returnType));
+    } else {
+      Value *aggregate = PoisonValue::get(returnType);
+      for (auto [i, value] : llvm::enumerate(results))
+        aggregate = builder.CreateInsertValue(
+            aggregate, coerceTo(value, outputTypes[i]), i);
+      builder.CreateRet(aggregate);
+    }
+  }
+  // A translation the verifier rejects is a translator bug; keep the asm
+  // (and its error) rather than hand broken IR to the rest of respec.
+  if (verifyFunction(*function)) {
+    failure = displayText(site.asmString);
+    function->eraseFromParent();
+    return nullptr;
+  }
+  return function;
+}
+
+/// The asm call's site description, or nothing for forms the translator
+/// does not take (asm goto, indirect operands).
+static std::optional<AsmSite> describeSite(CallInst &call) {
+  auto *inlineAsm = dyn_cast<InlineAsm>(call.getCalledOperand());
+  if (!inlineAsm)
+    return std::nullopt;
+  AsmSite site{inlineAsm->getAsmString(), inlineAsm->getConstraintString(),
+               inlineAsm->getFunctionType(), {}};
+  InlineAsm::ConstraintInfoVector constraints =
+      InlineAsm::ParseConstraints(site.constraints);
+  unsigned input = 0;
+  for (const InlineAsm::ConstraintInfo &info : constraints) {
+    if (info.Type != InlineAsm::isInput)
+      continue;
+    if (input >= call.arg_size())
+      return std::nullopt;
+    bool immediate = info.Codes.size() == 1 &&
+                     (info.Codes[0] == "n" || info.Codes[0] == "i");
+    Constant *constant = dyn_cast<Constant>(call.getArgOperand(input));
+    site.immediates.push_back(immediate ? constant : nullptr);
+    if (immediate && !constant)
+      return std::nullopt;
+    ++input;
+  }
+  if (input != call.arg_size())
+    return std::nullopt;
+  return site;
+}
+
+} // namespace
+
+bool translateInlinePTX(Module &module) {
+  SmallVector<CallInst *> calls;
+  for (Function &function : module)
+    for (BasicBlock &block : function)
+      for (Instruction &inst : block)
+        if (auto *call = dyn_cast<CallInst>(&inst))
+          if (isa<InlineAsm>(call->getCalledOperand()))
+            calls.push_back(call);
+  // Header functions repeat the same statements; translate each once.
+  std::map<std::string, Function *> translations;
+  bool changed = false;
+  for (CallInst *call : calls) {
+    std::optional<AsmSite> site = describeSite(*call);
+    if (!site)
+      continue;
+    std::string key;
+    raw_string_ostream keyStream(key);
+    keyStream << site->asmString << '\0' << site->constraints << '\0'
+              << *site->type;
+    for (Constant *immediate : site->immediates)
+      if (immediate)
+        keyStream << '\0' << *immediate;
+    auto [it, inserted] = translations.try_emplace(key, nullptr);
+    if (inserted) {
+      std::string failure;
+      it->second = buildTranslation(module, *site, failure);
+    }
+    if (!it->second)
+      continue;
+    SmallVector<Value *, 4> args(call->args());
+    CallInst *replacement = CallInst::Create(it->second, args, "", call->getIterator());
+    replacement->setDebugLoc(call->getDebugLoc());
+    call->replaceAllUsesWith(replacement);
+    call->eraseFromParent();
+    changed = true;
+  }
+  return changed;
+}
+
+std::string describeUntranslatedPTX(StringRef asmString,
+                                    StringRef constraints) {
+  LLVMContext context;
+  Module module("ptx", context);
+  // Rebuild the call's type from the constraints; immediates are 0.
+  InlineAsm::ConstraintInfoVector infos =
+      InlineAsm::ParseConstraints(constraints);
+  SmallVector<Type *, 4> outputs, inputs;
+  AsmSite site{asmString, constraints, nullptr, {}};
+  for (const InlineAsm::ConstraintInfo &info : infos) {
+    if (info.Type == InlineAsm::isClobber)
+      continue;
+    StringRef code = info.Codes.empty() ? "" : StringRef(info.Codes.front());
+    Type *type = constraintType(code, context);
+    unsigned tied;
+    if (info.Type == InlineAsm::isInput && !code.getAsInteger(10, tied) &&
+        tied < outputs.size())
+      type = outputs[tied];
+    if (!type)
+      return displayText(asmString);
+    if (info.Type == InlineAsm::isOutput) {
+      outputs.push_back(type);
+      continue;
+    }
+    inputs.push_back(type);
+    site.immediates.push_back(code == "n" || code == "i"
+                                  ? ConstantInt::get(type, 0)
+                                  : nullptr);
+  }
+  Type *result = outputs.empty()     ? Type::getVoidTy(context)
+                 : outputs.size() == 1 ? outputs[0]
+                                       : StructType::get(context, outputs);
+  site.type = FunctionType::get(result, inputs, false);
+  std::string failure;
+  if (buildTranslation(module, site, failure))
+    return "";
+  return failure;
+}
+
+} // namespace respec
