@@ -127,9 +127,14 @@ static std::vector<std::string> driverArguments(const FrontendOptions &options,
     args.push_back("-std=" + options.languageStandard);
   appendPreprocessorArguments(options, args);
   appendToolkitLibraryIncludes(options.cudaToolkitPath, args);
-  if (side == CudaSide::Host)
+  if (side == CudaSide::Host) {
     args.insert(args.end(), options.extraHostArgs.begin(),
                 options.extraHostArgs.end());
+    // The host side includes what the device side does (the device-only
+    // headers clang adds are its own), so its dependencies are the file's.
+    args.insert(args.end(), options.dependencyArgs.begin(),
+                options.dependencyArgs.end());
+  }
   args.push_back(sourcePath.str());
   return args;
 }

@@ -322,6 +322,21 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
         error = true;
       }
       options.coarsening.threadMapping = value;
+    } else if (arg == "-MD" || arg == "--generate-dependencies-with-compile") {
+      options.dependencies.enabled = true;
+      options.dependencies.systemHeaders = true;
+    } else if (arg == "-MMD" ||
+               arg == "--generate-nonsystem-dependencies-with-compile") {
+      options.dependencies.enabled = true;
+      options.dependencies.systemHeaders = false;
+    } else if (arg == "-MP" || arg == "--generate-dependency-targets") {
+      options.dependencies.phonyTargets = true;
+    } else if (reader.value(arg, "-MF", value, error) ||
+               reader.value(arg, "--dependency-output", value, error)) {
+      options.dependencies.file = value;
+    } else if (reader.value(arg, "-MT", value, error) ||
+               reader.value(arg, "--dependency-target-name", value, error)) {
+      options.dependencies.targets.push_back(value);
     } else if (arg == "--keep" || arg == "-keep") {
       options.keepIntermediates = true;
     } else if (arg == "-v" || arg == "--verbose") {
@@ -406,6 +421,10 @@ Options:
   -std=<std>              C++ language standard (e.g. c++17)
   -x cu                   Treat all sources as CUDA
   -Xcompiler <a,b,...>    Arguments for the host compiler (clang)
+  -MD, -MMD               Also write a Make dependency file (-MMD: without
+                          system headers); -MF <file> names it (default:
+                          the object with .d), -MT <target> names the
+                          rule's target, -MP adds a phony rule per header
   -Xlinker <a,b,...>      Arguments for the linker
   -L<dir>, -l<lib>        Libraries
   -arch=, -gencode=, -code=, -lineinfo, --use_fast_math, -ccbin ...

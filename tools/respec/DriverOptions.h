@@ -29,6 +29,16 @@ enum class TargetKind {
   NVPTX, ///< --target=nvptx: NVIDIA GPUs
 };
 
+/// nvcc's (and gcc's) dependency-file options: a Make rule naming the
+/// headers a source includes, written while it compiles.
+struct DependencyFileOptions {
+  bool enabled = false;       ///< -MD or -MMD
+  bool systemHeaders = true;  ///< false for -MMD
+  std::string file;           ///< -MF; default: the object's name with .d
+  std::vector<std::string> targets; ///< -MT; default: the object file
+  bool phonyTargets = false;  ///< -MP: an empty rule per header
+};
+
 struct DriverOptions {
   FrontendOptions frontend;
   EmitKind emit = EmitKind::Executable;
@@ -56,6 +66,7 @@ struct DriverOptions {
   bool cudaPathGiven = false;
   bool printVersion = false;
   bool printHelp = false;
+  DependencyFileOptions dependencies;
 };
 
 /// Parses nvcc-style arguments. Prints an error naming the offending

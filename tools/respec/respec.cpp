@@ -114,6 +114,9 @@ private:
               StringRef source, TargetMachine &target,
               ArrayRef<std::string> launchBlockSizes = {});
   bool compileHostSource(StringRef source, StringRef objectPath);
+  std::string executablePath() const;
+  std::vector<std::string> dependencyFileArguments(StringRef source,
+                                                   StringRef target) const;
   bool link(ArrayRef<std::string> objects);
   bool runProgram(ArrayRef<std::string> args);
   bool emitDeviceStage(StringRef source);
@@ -522,6 +525,8 @@ bool Driver::compileHostSource(StringRef source, StringRef objectPath) {
     args.push_back("-I" + options.frontend.cudaToolkitPath + "/include");
   appendPreprocessorArguments(options.frontend, args);
   appendToolkitLibraryIncludes(options.frontend.cudaToolkitPath, args);
+  args.insert(args.end(), options.frontend.dependencyArgs.begin(),
+              options.frontend.dependencyArgs.end());
   args.insert(args.end(), options.hostCompilerArgs.begin(),
               options.hostCompilerArgs.end());
   if (sys::path::extension(source) == ".c")
@@ -544,6 +549,38 @@ bool Driver::link(ArrayRef<std::string> objects) {
   args.push_back("-pthread");
   args.push_back("-lm");
   return runProgram(args);
+}
+
+std::string Driver::executablePath() const {
+  return options.output.empty() ? std::string("a.out") : options.output;
+}
+
+/// clang's options for the dependency file of `source`, whose product is
+/// `target` (the object with -c, else the executable); none without -MD.
+std::vector<std::string>
+Driver::dependencyFileArguments(StringRef source, StringRef target) const {
+  const DependencyFileOptions &deps = options.dependencies;
+  if (!deps.enabled)
+    return {};
+  std::string file = deps.file;
+  if (file.empty()) {
+    // As gcc and nvcc: next to the object, or named after the source when
+    // compiling and linking in one step.
+    SmallString<256> path(options.emit == EmitKind::Object
+                              ? target
+                              : sys::path::filename(source));
+    sys::path::replace_extension(path, "d");
+    file = path.str().str();
+  }
+  std::vector<std::string> args = {deps.systemHeaders ? "-MD" : "-MMD", "-MF",
+                                   file};
+  if (deps.targets.empty())
+    args.insert(args.end(), {"-MT", target.str()});
+  for (const std::string &name : deps.targets)
+    args.insert(args.end(), {"-MT", name});
+  if (deps.phonyTargets)
+    args.push_back("-MP");
+  return args;
 }
 
 int Driver::run() {
@@ -578,6 +615,11 @@ int Driver::run() {
       ++sources;
   if ((stageOnly || compileOnly) && sources > 1 && !options.output.empty()) {
     errs() << "respec: error: -o with -c or --emit takes one source file\n";
+    return 1;
+  }
+  if (options.dependencies.enabled && !options.dependencies.file.empty() &&
+      sources > 1) {
+    errs() << "respec: error: -MF takes one source file\n";
     return 1;
   }
 
@@ -624,6 +666,11 @@ int Driver::run() {
       objectPath = temporaryPath(sys::path::stem(input), "o");
     if (objectPath.empty())
       return 1;
+    options.frontend.dependencyArgs =
+        kind == InputKind::OpenCL
+            ? std::vector<std::string>()
+            : dependencyFileArguments(input, compileOnly ? objectPath
+                                                         : executablePath());
     bool compiled = kind == InputKind::Cuda     ? compileCuda(input, objectPath)
                     : kind == InputKind::OpenCL ? compileOpenCL(input, objectPath)
                                                 : compileHostSource(input, objectPath);

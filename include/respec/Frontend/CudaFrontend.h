@@ -31,6 +31,9 @@ struct FrontendOptions {
   /// GPU architecture clang compiles device code for (the NVPTX flavour of
   /// the device IR; on the CPU it only decides which builtins exist).
   std::string gpuArch = "sm_80";
+  /// clang driver options that write a Make dependency file while the host
+  /// side compiles (-MD/-MMD, -MF, -MT, -MP); empty: none.
+  std::vector<std::string> dependencyArgs;
 };
 
 enum class CudaSide { Host, Device };
