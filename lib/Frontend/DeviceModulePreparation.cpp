@@ -243,11 +243,47 @@ static bool verifySelfContained(Module &module, DeviceLanguage language) {
   return ok;
 }
 
+/// PTX `exit` (translated inline assembly, e.g. CUB's ThreadExit) ends the
+/// thread: once device functions are inlined, the kernel returns at each
+/// marker call. A marker left outside a kernel (a function that could not
+/// be inlined) is an error at its line.
+static bool lowerThreadExits(Module &module) {
+  Function *marker = module.getFunction("__respec_thread_exit");
+  if (!marker)
+    return true;
+  bool ok = true;
+  SmallVector<CallInst *> calls;
+  for (User *user : marker->users())
+    if (auto *call = dyn_cast<CallInst>(user))
+      calls.push_back(call);
+  for (CallInst *call : calls) {
+    Function *function = call->getFunction();
+    if (!isKernel(*function)) {
+      errorAtFirstUse(*marker)
+          << "PTX 'exit' in device function '"
+          << demangle(function->getName().str())
+          << "' that could not be inlined into its kernel\n";
+      ok = false;
+      continue;
+    }
+    BasicBlock *block = call->getParent();
+    block->splitBasicBlock(call->getNextNode());
+    block->getTerminator()->eraseFromParent();
+    call->eraseFromParent();
+    ReturnInst::Create(module.getContext(), block);
+  }
+  if (marker->use_empty())
+    marker->eraseFromParent();
+  return ok;
+}
+
 bool prepareDeviceModule(Module &module, DeviceLanguage language) {
   lowerScopedAtomics(module);
   defineDeviceNewDelete(module);
   markForInlining(module);
   runInliner(module);
+  if (!lowerThreadExits(module))
+    return false;
   return verifySelfContained(module, language);
 }
 

@@ -630,6 +630,8 @@ private:
   bool translateRedux(const PtxStatement &statement);
   bool translateActiveMask(const PtxStatement &statement);
   bool translateNoOp(const PtxStatement &statement);
+  bool translateBitMask(const PtxStatement &statement);
+  bool translateExit(const PtxStatement &statement);
   bool translateCvta(const PtxStatement &statement);
 
   Value *atomicUpdateLoop(Value *pointer, Type *type, AtomicOrdering ordering,
@@ -774,7 +776,10 @@ PTXTranslator::Handler PTXTranslator::handlerFor(StringRef opcode) const {
       .Case("match", &PTXTranslator::translateMatch)
       .Case("redux", &PTXTranslator::translateRedux)
       .Case("activemask", &PTXTranslator::translateActiveMask)
-      .Case("nanosleep", &PTXTranslator::translateNoOp)
+      .Cases({"nanosleep", "prefetch", "prefetchu"},
+             &PTXTranslator::translateNoOp)
+      .Case("bmsk", &PTXTranslator::translateBitMask)
+      .Case("exit", &PTXTranslator::translateExit)
       .Case("cvta", &PTXTranslator::translateCvta)
       .Default(nullptr);
 }
@@ -2270,10 +2275,10 @@ bool PTXTranslator::translateLoad(const PtxStatement &statement) {
   const PtxType &type = types[0];
   unsigned count = vectorCountOf(statement);
   AtomicOrdering ordering = orderingOf(statement, AtomicOrdering::NotAtomic);
-  if (count > 1 && ordering != AtomicOrdering::NotAtomic)
-    return false;
   if (count > 1 && (ops[0].kind != PtxOperand::Vector ||
                     ops[0].elements.size() != count))
+    return false;
+  if (count > 1 && ordering != AtomicOrdering::NotAtomic)
     return false;
   Type *element = type.elementType(context);
   unsigned size = type.bits / 8;
@@ -2300,9 +2305,10 @@ bool PTXTranslator::translateStore(const PtxStatement &statement) {
   const PtxType &type = types[0];
   unsigned count = vectorCountOf(statement);
   AtomicOrdering ordering = orderingOf(statement, AtomicOrdering::NotAtomic);
-  if (count > 1 && (ordering != AtomicOrdering::NotAtomic ||
-                    ops[1].kind != PtxOperand::Vector ||
+  if (count > 1 && (ops[1].kind != PtxOperand::Vector ||
                     ops[1].elements.size() != count))
+    return false;
+  if (count > 1 && ordering != AtomicOrdering::NotAtomic)
     return false;
   Type *element = type.elementType(context);
   unsigned size = type.bits / 8;
@@ -2608,6 +2614,44 @@ bool PTXTranslator::translateActiveMask(const PtxStatement &statement) {
 /// nanosleep: a CPU thread that runs many GPU threads gains nothing from
 /// sleeping; the caller's loop polls again.
 bool PTXTranslator::translateNoOp(const PtxStatement &statement) {
+  return true;
+}
+
+/// bmsk.{clamp,wrap}.b32 d, a, b: b one-bits starting at bit a. .wrap takes
+/// a and b modulo 32, .clamp limits them to 32; bits past bit 31 are cut.
+bool PTXTranslator::translateBitMask(const PtxStatement &statement) {
+  const auto &ops = statement.operands;
+  bool wrap = statement.has("wrap");
+  if (ops.size() != 3 || wrap == statement.has("clamp"))
+    return false;
+  Value *start = read(ops[1], b.getInt32Ty());
+  Value *width = read(ops[2], b.getInt32Ty());
+  if (!start || !width)
+    return false;
+  auto limit = [&](Value *v) {
+    return wrap ? b.CreateAnd(v, 31)
+                : b.CreateIntrinsic(Intrinsic::umin, {b.getInt32Ty()},
+                                    {v, b.getInt32(32)});
+  };
+  // In 64 bits, (2^width - 1) << start cannot overflow for width,
+  // start <= 32; the low 32 bits are the mask.
+  Value *width64 = b.CreateZExt(limit(width), b.getInt64Ty());
+  Value *start64 = b.CreateZExt(limit(start), b.getInt64Ty());
+  Value *ones = b.CreateSub(b.CreateShl(b.getInt64(1), width64), b.getInt64(1));
+  Value *mask = b.CreateTrunc(b.CreateShl(ones, start64), b.getInt32Ty());
+  return write(ops[0], mask);
+}
+
+/// exit: the thread ends. A call of __respec_thread_exit marks the spot;
+/// once device functions are inlined into their kernels, the kernel
+/// returns there (lowerThreadExits in DeviceModulePreparation).
+bool PTXTranslator::translateExit(const PtxStatement &statement) {
+  if (!statement.operands.empty())
+    return false;
+  Module *module = b.GetInsertBlock()->getModule();
+  FunctionCallee marker = module->getOrInsertFunction(
+      "__respec_thread_exit", FunctionType::get(b.getVoidTy(), false));
+  b.CreateCall(marker);
   return true;
 }
 

@@ -154,6 +154,41 @@ extern "C" cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim,
                       "cudaLaunchKernel");
 }
 
+extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+                                           const void *func, void **args) {
+  const char *call = "cudaLaunchKernelEx";
+  if (!config || (config->numAttrs && !config->attrs))
+    return reportError(cudaErrorInvalidValue, call);
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const cudaLaunchAttribute &attr = config->attrs[i];
+    switch (attr.id) {
+    case cudaLaunchAttributeCooperative:
+      // Grid-wide synchronization needs all blocks resident at once, which
+      // the CPU's block loop does not give.
+      if (attr.val.cooperative)
+        return reportError(cudaErrorNotSupported, call,
+                           "cooperative launches are not supported by respec");
+      break;
+    case cudaLaunchAttributeClusterDimension: {
+      unsigned blocks = attr.val.clusterDim.x * attr.val.clusterDim.y *
+                        attr.val.clusterDim.z;
+      if (blocks > 1)
+        return reportError(cudaErrorNotSupported, call,
+                           "thread block clusters are not supported by "
+                           "respec");
+      break;
+    }
+    default:
+      // Scheduling hints (priority, carveout, synchronization policy,
+      // programmatic serialization, memory sync domains) do not change
+      // what a kernel computes; the CPU ignores them.
+      break;
+    }
+  }
+  return launchKernel(func, config->gridDim, config->blockDim, args,
+                      config->dynamicSmemBytes, config->stream, call);
+}
+
 extern "C" cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
                                              const void *func) {
   const KernelInfo *kernel = nullptr;

@@ -121,8 +121,25 @@ static void printEnums() {
   VALUE(CUDART_VERSION);
 }
 
+static void printLaunchConfig() {
+  SIZE(cudaLaunchAttributeValue);
+  SIZE(cudaLaunchAttribute);
+  FIELD(cudaLaunchAttribute, val);
+  SIZE(cudaLaunchConfig_t);
+  FIELD(cudaLaunchConfig_t, blockDim);
+  FIELD(cudaLaunchConfig_t, dynamicSmemBytes);
+  FIELD(cudaLaunchConfig_t, stream);
+  FIELD(cudaLaunchConfig_t, attrs);
+  FIELD(cudaLaunchConfig_t, numAttrs);
+  VALUE(cudaLaunchAttributeCooperative);
+  VALUE(cudaLaunchAttributeClusterDimension);
+  VALUE(cudaLaunchAttributePriority);
+  VALUE(cudaLaunchAttributePreferredSharedMemoryCarveout);
+}
+
 int main() {
   printDeviceProp();
+  printLaunchConfig();
   printMemoryStructs();
   printEnums();
   return 0;

@@ -111,6 +111,56 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
                              void **args, size_t sharedMem,
                              cudaStream_t stream);
+
+/// CUDA 12's extensible launch (cudaLaunchKernelEx): the attributes respec
+/// reads; the layout is CUDA's (64-byte value union).
+typedef enum cudaLaunchAttributeID {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeAccessPolicyWindow = 1,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeSynchronizationPolicy = 3,
+  cudaLaunchAttributeClusterDimension = 4,
+  cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+  cudaLaunchAttributeProgrammaticEvent = 7,
+  cudaLaunchAttributePriority = 8,
+  cudaLaunchAttributeMemSyncDomainMap = 9,
+  cudaLaunchAttributeMemSyncDomain = 10,
+  cudaLaunchAttributePreferredClusterDimension = 11,
+  cudaLaunchAttributeLaunchCompletionEvent = 12,
+  cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
+  cudaLaunchAttributePreferredSharedMemoryCarveout = 14
+} cudaLaunchAttributeID;
+
+typedef union cudaLaunchAttributeValue {
+  char pad[64];
+  int cooperative;
+  struct {
+    unsigned int x;
+    unsigned int y;
+    unsigned int z;
+  } clusterDim;
+  int priority;
+  unsigned int sharedMemCarveout;
+} cudaLaunchAttributeValue;
+
+typedef struct cudaLaunchAttribute_st {
+  cudaLaunchAttributeID id;
+  char pad[8 - sizeof(cudaLaunchAttributeID)];
+  cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+
+typedef struct cudaLaunchConfig_st {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute *attrs;
+  unsigned int numAttrs;
+} cudaLaunchConfig_t;
+
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+                                const void *func, void **args);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
                                   const void *func);
 cudaError_t cudaFuncSetAttribute(const void *func,
