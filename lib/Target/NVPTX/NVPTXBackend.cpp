@@ -42,7 +42,8 @@ runNVPTXLoweringPipeline(mlir::ModuleOp module,
   return pm.run(module);
 }
 
-static std::unique_ptr<TargetMachine> createNVPTXTargetMachine(StringRef arch) {
+static std::unique_ptr<TargetMachine>
+createNVPTXTargetMachine(StringRef arch, StringRef features = "") {
   static bool initialized = [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
@@ -60,7 +61,7 @@ static std::unique_ptr<TargetMachine> createNVPTXTargetMachine(StringRef arch) {
     return nullptr;
   }
   return std::unique_ptr<TargetMachine>(target->createTargetMachine(
-      triple, arch, "", TargetOptions(), std::nullopt, std::nullopt,
+      triple, arch, features, TargetOptions(), std::nullopt, std::nullopt,
       CodeGenOptLevel::Aggressive));
 }
 
@@ -111,6 +112,24 @@ static void internalizeNonKernels(Module &module) {
       function.setLinkage(GlobalValue::InternalLinkage);
 }
 
+/// The PTX ISA version clang compiled the device code for ("+ptx88" in the
+/// kernels' target-features, from the CUDA toolkit's version): CUDA's
+/// headers pick inline assembly by it, so the module's `.version` must be
+/// at least that. Empty when no function says.
+static std::string ptxVersionFeature(const Module &module) {
+  for (const Function &function : module) {
+    Attribute features = function.getFnAttribute("target-features");
+    if (!features.isValid())
+      continue;
+    SmallVector<StringRef> parts;
+    features.getValueAsString().split(parts, ',');
+    for (StringRef part : parts)
+      if (part.starts_with("+ptx"))
+        return part.str();
+  }
+  return "";
+}
+
 std::unique_ptr<Module> translateToNVPTXModule(mlir::ModuleOp module,
                                                LLVMContext &context,
                                                StringRef gpuArch,
@@ -127,6 +146,15 @@ std::unique_ptr<Module> translateToNVPTXModule(mlir::ModuleOp module,
   result->setDataLayout(machine->createDataLayout());
   if (!linkLibdevice(*result, cudaPath))
     return nullptr;
+  // Functions respec built (launch wrappers, outlined kernels) carry no
+  // target features; give them the thread functions' PTX version before
+  // those are inlined away, so that emitPTX finds it on the kernels.
+  std::string ptxVersion = ptxVersionFeature(*result);
+  if (!ptxVersion.empty())
+    for (Function &function : *result)
+      if (!function.isDeclaration() &&
+          !function.hasFnAttribute("target-features"))
+        function.addFnAttr("target-features", ptxVersion);
   internalizeNonKernels(*result);
   // libdevice asks __nvvm_reflect for the denormal mode: CUDA's default
   // keeps denormals (no -ftz), which clang already recorded.
@@ -142,7 +170,8 @@ std::unique_ptr<Module> translateToNVPTXModule(mlir::ModuleOp module,
 }
 
 bool emitPTX(Module &module, StringRef gpuArch, std::string &ptx) {
-  std::unique_ptr<TargetMachine> machine = createNVPTXTargetMachine(gpuArch);
+  std::unique_ptr<TargetMachine> machine =
+      createNVPTXTargetMachine(gpuArch, ptxVersionFeature(module));
   if (!machine)
     return false;
   raw_string_ostream os(ptx);
