@@ -3,11 +3,16 @@
 (`respec --target=nvptx --emit=cubin`), i.e. through respec's NVPTX back
 end and the toolkit's ptxas, for each requested architecture, optionally
 coarsened, and reports which fail. With --report, writes a markdown table
-of ptxas' registers / spills / shared memory per kernel.
+of ptxas' registers / spills / shared memory per kernel. With --programs,
+builds each as a GPU program instead (host code, launches and embedded
+PTX, linked with the GPU runtime); with --fake-driver LIB also runs it
+against that test double of the CUDA driver, which records launches but
+cannot run kernels: results are wrong, but the host side (launch code,
+runtime) must neither crash nor hang.
 
 Usage: scripts/nvptx-sweep.py [--build build] [--arch sm_80,sm_90]
            [--coarsen block=2,thread=2] [--jobs 2] [--report FILE]
-           [suite folders of test/e2e ...]
+           [--programs [--fake-driver LIB]] [suite folders of test/e2e ...]
 """
 import argparse
 import concurrent.futures
@@ -50,14 +55,34 @@ def source_flags(path):
 
 
 def build(args, path, arch, workdir):
-    out = os.path.join(workdir, os.path.basename(path) + "." + arch + ".cubin")
+    stem = os.path.join(workdir, os.path.basename(path) + "." + arch)
+    output = ([] if args.programs else
+              ["--emit=cubin", "--resource-usage"])
+    out = stem + (".exe" if args.programs else ".cubin")
     cmd = [os.path.join(args.build, "bin", "respec"), "--target=nvptx",
-           f"--gpu-arch={arch}", "--emit=cubin", "--resource-usage",
-           *source_flags(path), path, "-o", out]
+           f"--gpu-arch={arch}", *output, *source_flags(path), path, "-o",
+           out]
     if args.coarsen:
         cmd.insert(1, f"--coarsen={args.coarsen}")
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    return path, arch, result.returncode == 0, result.stderr
+    if result.returncode != 0 or not args.fake_driver:
+        return path, arch, result.returncode == 0, result.stderr
+    return (path, arch, *run_on_fake_driver(args, out))
+
+
+def run_on_fake_driver(args, exe):
+    """(ok, message): the program ran to an exit (any status) without a
+    signal, a hang or an internal error of respec."""
+    env = dict(os.environ, RESPEC_CUDA_DRIVER=args.fake_driver)
+    try:
+        result = subprocess.run([exe], capture_output=True, text=True,
+                                env=env, timeout=120, cwd=os.path.dirname(exe))
+    except subprocess.TimeoutExpired:
+        return False, "hangs on the fake driver"
+    if result.returncode < 0 or "internal error" in result.stderr:
+        return False, (f"exit status {result.returncode} on the fake driver\n"
+                       + result.stderr[-1500:])
+    return True, ""
 
 
 def parse_report(text):
@@ -86,6 +111,8 @@ def main():
     parser.add_argument("--coarsen")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--report")
+    parser.add_argument("--programs", action="store_true")
+    parser.add_argument("--fake-driver")
     parser.add_argument("suites", nargs="*")
     args = parser.parse_args()
     e2e = os.path.join(ROOT, "test", "e2e")

@@ -26,6 +26,13 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%respec-opt", os.path.join(build, "bin", "respec-opt")))
 config.substitutions.append(("%respec", os.path.join(build, "bin", "respec")))
 
+# The test double of the CUDA driver (test/runtime/FakeCudaDriver.cpp):
+# programs built for --target=nvptx run against it on machines without a GPU.
+fake_cuda = os.path.join(build, "test", "runtime", "libfakecuda.so")
+config.substitutions.append(("%fakecuda", fake_cuda))
+if os.path.exists(fake_cuda):
+    config.available_features.add("fake-cuda-driver")
+
 cuda = lit_config.params.get("cuda_path", "/usr/local/cuda")
 config.substitutions.append(("%cuda_path", cuda))
 if os.path.exists(os.path.join(cuda, "include", "cuda_runtime.h")):

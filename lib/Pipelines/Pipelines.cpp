@@ -40,10 +40,11 @@ void respec::addBuildAlternativesPass(OpPassManager &pm,
 
 void respec::buildNVPTXLoweringPipeline(OpPassManager &pm,
                                         const CoarsenOptions &coarsening,
-                                        const TuningOptions &tuning) {
+                                        const TuningOptions &tuning,
+                                        bool hostLaunches) {
   addCoarsenPass(pm, coarsening);
   addBuildAlternativesPass(pm, tuning);
-  pm.addPass(createOutlineGPUKernelsPass());
+  pm.addPass(createOutlineGPUKernelsPass({hostLaunches}));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -23,6 +23,9 @@ cudaError_t reportError(cudaError_t error, const char *call,
 /// Returns and clears (`clear`) the calling thread's last error.
 cudaError_t takeLastError(bool clear);
 
+/// True when `code` is one of the CUDA runtime's error codes.
+bool isKnownError(int code);
+
 /// True when RESPEC_VERBOSE=1 asks for messages about failed calls.
 bool verboseErrors();
 

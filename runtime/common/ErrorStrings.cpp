@@ -25,6 +25,12 @@ const ErrorDescription *findError(cudaError_t code) {
 
 } // namespace
 
+namespace respec {
+bool isKnownError(int code) {
+  return findError(static_cast<cudaError_t>(code)) != nullptr;
+}
+} // namespace respec
+
 extern "C" const char *cudaGetErrorName(cudaError_t error) {
   const ErrorDescription *description = findError(error);
   // CUDA answers unknown codes with this fixed name rather than null.

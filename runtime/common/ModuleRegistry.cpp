@@ -24,9 +24,11 @@ struct FatBinaryWrapper {
 };
 
 /// One translation unit's device code; `table` is null for a fat binary that
-/// respec did not produce (real GPU code, which cannot run here).
+/// respec did not produce (GPU code of another compiler). `gpu` is set for
+/// modules built for NVIDIA GPUs, whose `table` is then `gpu->module`.
 struct RegisteredModule {
   const respec_module *table = nullptr;
+  const respec_gpu_module *gpu = nullptr;
 };
 
 struct KernelRecord {
@@ -84,12 +86,17 @@ const respec_var_entry *findVarEntry(const respec_module *table,
 /// hence the lookup happens at first use rather than at registration.
 template <typename Entry, typename Find>
 const Entry *findAnywhere(Registry &reg, RegisteredModule *home,
-                          const std::string &name, Find find) {
-  if (const Entry *entry = find(home->table, name))
+                          const std::string &name, Find find,
+                          const respec_gpu_module **gpu) {
+  if (const Entry *entry = find(home->table, name)) {
+    *gpu = home->gpu;
     return entry;
+  }
   for (RegisteredModule &module : reg.modules)
-    if (const Entry *entry = find(module.table, name))
+    if (const Entry *entry = find(module.table, name)) {
+      *gpu = module.gpu;
       return entry;
+    }
   return nullptr;
 }
 
@@ -100,7 +107,8 @@ KernelRecord *findKernelRecord(Registry &reg, const void *hostStub) {
   KernelRecord &record = it->second;
   if (!record.resolved) {
     record.info.entry = findAnywhere<respec_kernel_entry>(
-        reg, record.module, record.deviceName, findKernelEntry);
+        reg, record.module, record.deviceName, findKernelEntry,
+        &record.info.gpuModule);
     if (record.info.entry) {
       uint64_t staticBytes = record.info.entry->staticSharedBytes;
       record.info.maxDynamicSharedBytes =
@@ -151,10 +159,12 @@ bool lookupSymbol(const void *symbol, SymbolInfo *info) {
   if (it != reg.symbols.end()) {
     SymbolRecord &record = it->second;
     if (!record.resolved) {
+      const respec_gpu_module *gpu = nullptr;
       const respec_var_entry *entry = findAnywhere<respec_var_entry>(
-          reg, record.module, record.deviceName, findVarEntry);
+          reg, record.module, record.deviceName, findVarEntry, &gpu);
       if (entry)
-        record.info = {entry->address, static_cast<size_t>(entry->size)};
+        record.info = {gpu ? nullptr : entry->address,
+                       static_cast<size_t>(entry->size), gpu, entry->name};
       record.resolved = entry != nullptr;
     }
     *info = record.info;
@@ -162,12 +172,13 @@ bool lookupSymbol(const void *symbol, SymbolInfo *info) {
   }
   // Also accept the device copy's own address (from cudaGetSymbolAddress).
   for (RegisteredModule &module : reg.modules) {
-    if (!module.table)
+    // A GPU module's variable entries have no host-visible address.
+    if (!module.table || module.gpu)
       continue;
     for (uint32_t i = 0; i < module.table->numVars; ++i) {
       const respec_var_entry &var = module.table->vars[i];
       if (var.address == symbol) {
-        *info = {var.address, static_cast<size_t>(var.size)};
+        *info = {var.address, static_cast<size_t>(var.size), nullptr, var.name};
         return true;
       }
     }
@@ -185,13 +196,24 @@ extern "C" void **__cudaRegisterFatBinary(void *wrapperPtr) {
   reg.modules.emplace_back();
   RegisteredModule &module = reg.modules.back();
   const auto *wrapper = static_cast<const FatBinaryWrapper *>(wrapperPtr);
-  const auto *table =
-      wrapper ? static_cast<const respec_module *>(wrapper->data) : nullptr;
-  if (wrapper && wrapper->magic == RESPEC_FATBIN_WRAPPER_MAGIC && table &&
-      table->magic == RESPEC_MODULE_MAGIC &&
-      table->version == RESPEC_MODULE_VERSION)
+  const void *data = wrapper && wrapper->magic == RESPEC_FATBIN_WRAPPER_MAGIC
+                         ? wrapper->data
+                         : nullptr;
+  // Both tables start with a 32-bit magic, which tells them apart.
+  uint32_t magic = 0;
+  if (data)
+    std::memcpy(&magic, data, sizeof(magic));
+  const auto *table = static_cast<const respec_module *>(data);
+  const auto *gpu = static_cast<const respec_gpu_module *>(data);
+  if (magic == RESPEC_MODULE_MAGIC && table->version == RESPEC_MODULE_VERSION) {
     module.table = table;
-  else if (verboseErrors())
+  } else if (magic == RESPEC_GPU_MODULE_MAGIC &&
+             gpu->version == RESPEC_GPU_MODULE_VERSION && gpu->module &&
+             gpu->module->magic == RESPEC_MODULE_MAGIC &&
+             gpu->module->version == RESPEC_MODULE_VERSION) {
+    module.gpu = gpu;
+    module.table = gpu->module;
+  } else if (verboseErrors())
     warnAlways("__cudaRegisterFatBinary: not a respec module (GPU code "
                "compiled by another compiler?); its kernels cannot run");
   return reinterpret_cast<void **>(&module);
@@ -236,6 +258,14 @@ extern "C" void __cudaRegisterManagedVar(void **handle, void **hostVarPtr,
   Registry &reg = registry();
   std::lock_guard<std::mutex> lock(reg.mutex);
   auto *module = reinterpret_cast<RegisteredModule *>(handle);
+  if (module->gpu) {
+    // The variable lives in the GPU module, which is loaded only at the
+    // first launch; host code would read the pointer before that.
+    warnAlways("__managed__ variable '%s': managed variables are not "
+               "supported for NVIDIA GPUs yet",
+               deviceName);
+    return;
+  }
   const respec_var_entry *entry = findVarEntry(module->table, deviceName);
   if (!entry) {
     warnAlways("__managed__ variable '%s' has no device copy in its module; "
@@ -244,11 +274,12 @@ extern "C" void __cudaRegisterManagedVar(void **handle, void **hostVarPtr,
     return;
   }
   *hostVarPtr = entry->address;
-  SymbolRecord record{module,
-                      deviceName,
-                      size,
-                      true,
-                      {entry->address, static_cast<size_t>(entry->size)}};
+  SymbolRecord record{
+      module,
+      deviceName,
+      size,
+      true,
+      {entry->address, static_cast<size_t>(entry->size), nullptr, entry->name}};
   reg.symbols.insert_or_assign(static_cast<const void *>(hostVarPtr),
                                std::move(record));
 }

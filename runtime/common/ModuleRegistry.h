@@ -4,7 +4,10 @@
 // code (__cudaRegisterFatBinary), its kernels (__cudaRegisterFunction: host
 // stub -> device name) and its device variables (__cudaRegisterVar: host
 // shadow -> device name). For respec the "fat binary" is a respec_module table
-// (abi.h) holding each kernel's launch function and each variable's storage.
+// (abi.h) holding each kernel's launch function and each variable's storage,
+// or, for programs built for NVIDIA GPUs, a respec_gpu_module that wraps such
+// a table together with the PTX of its kernels. Both runtimes share this
+// registry; each refuses the kind of module it cannot run.
 // This registry answers "which kernel does this host stub launch" and "where
 // is the device copy of this symbol", resolving names lazily on first use.
 //
@@ -23,6 +26,9 @@ namespace respec {
 /// A kernel as the runtime launches it.
 struct KernelInfo {
   const respec_kernel_entry *entry = nullptr;
+  /// The GPU module the kernel came from; null for a kernel built for the
+  /// CPU.
+  const respec_gpu_module *gpuModule = nullptr;
   /// Largest dynamic shared memory a launch may request; CUDA's default is
   /// 48 KiB minus the static shared memory, raised per kernel with
   /// cudaFuncAttributeMaxDynamicSharedMemorySize.
@@ -42,8 +48,12 @@ bool setKernelSharedCarveout(const void *hostStub, int carveout);
 /// The device copy of a registered __device__/__constant__ variable, given
 /// either its host shadow's address or the device copy's address.
 struct SymbolInfo {
+  /// The device copy's storage (CPU modules only: a GPU module's copy lives
+  /// in the loaded GPU module, found by `deviceName`).
   void *deviceAddress = nullptr;
   size_t size = 0;
+  const respec_gpu_module *gpuModule = nullptr;
+  const char *deviceName = nullptr;
 };
 bool lookupSymbol(const void *symbol, SymbolInfo *info);
 

@@ -2,7 +2,7 @@
 
 #include "../common/Diagnostics.h"
 #include "DeviceProperties.h"
-#include "LegacyDeviceProp.h"
+#include "../common/LegacyDeviceProp.h"
 #include "WorkQueue.h"
 
 #include <atomic>
@@ -279,7 +279,7 @@ extern "C" cudaError_t cudaGetDeviceProperties_v2(void *prop, int device) {
     return reportError(cudaErrorInvalidValue, "cudaGetDeviceProperties_v2");
   if (!isValidDevice(device))
     return reportError(cudaErrorInvalidDevice, "cudaGetDeviceProperties_v2");
-  fillLegacyDeviceProp(prop, deviceProperties(), cpuClockKHz());
+  fillLegacyDeviceProp(prop, deviceProperties(), cpuClockKHz(), cpuClockKHz());
   return cudaSuccess;
 }
 

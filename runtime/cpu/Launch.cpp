@@ -1,6 +1,7 @@
 //===- Launch.cpp - Kernel launches, function attributes, occupancy -------===//
 
 #include "../common/Diagnostics.h"
+#include "../common/LaunchChecks.h"
 #include "../common/ModuleRegistry.h"
 #include "DeviceProperties.h"
 #include "Streams.h"
@@ -52,43 +53,16 @@ private:
   std::vector<void *> pointers;
 };
 
-/// CUDA's per-dimension and total limits of a launch (sm_80).
-bool isValidGeometry(dim3 grid, dim3 block) {
-  const cudaDeviceProp &p = deviceProperties();
-  if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
-    return false;
-  if (block.x > unsigned(p.maxThreadsDim[0]) ||
-      block.y > unsigned(p.maxThreadsDim[1]) ||
-      block.z > unsigned(p.maxThreadsDim[2]))
-    return false;
-  uint64_t threads = uint64_t(block.x) * block.y * block.z;
-  if (threads > uint64_t(p.maxThreadsPerBlock))
-    return false;
-  return grid.x <= unsigned(p.maxGridSize[0]) &&
-         grid.y <= unsigned(p.maxGridSize[1]) &&
-         grid.z <= unsigned(p.maxGridSize[2]);
-}
-
-/// The most threads a block of `kernel` may have: the device's limit, or the
-/// kernel's __launch_bounds__ when lower.
+/// The most threads a block of `kernel` may have on the CPU device.
 int maxThreadsPerBlockOf(const KernelInfo &kernel) {
-  int limit = deviceProperties().maxThreadsPerBlock;
-  uint32_t bound = kernel.entry->maxThreadsPerBlock;
-  return bound && bound < uint32_t(limit) ? int(bound) : limit;
+  return respec::maxThreadsPerBlockOf(kernel,
+                                      deviceProperties().maxThreadsPerBlock);
 }
 
 /// The kernel of `func`, or an error naming `call`.
 cudaError_t findKernel(const void *func, const char *call,
                        const KernelInfo **kernel) {
-  bool foreign = false;
-  *kernel = func ? lookupKernel(func, &foreign) : nullptr;
-  if (*kernel)
-    return cudaSuccess;
-  if (foreign)
-    return reportError(cudaErrorNoKernelImageForDevice, call,
-                       "kernel %p was compiled for a GPU, not by respec", func);
-  return reportError(cudaErrorInvalidDeviceFunction, call,
-                     "%p is not a registered kernel", func);
+  return respec::findKernel(func, KernelTarget::Cpu, call, kernel);
 }
 
 cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
@@ -98,28 +72,11 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
   cudaError_t status = findKernel(func, call, &kernel);
   if (status != cudaSuccess)
     return status;
-  if (!isValidGeometry(grid, block))
-    return reportError(cudaErrorInvalidConfiguration, call,
-                       "grid (%u,%u,%u) block (%u,%u,%u)", grid.x, grid.y,
-                       grid.z, block.x, block.y, block.z);
-  // A GPU refuses a block larger than the kernel was compiled for
-  // (__launch_bounds__): its register allocation assumed the bound.
-  uint64_t threads = uint64_t(block.x) * block.y * block.z;
-  if (threads > uint64_t(maxThreadsPerBlockOf(*kernel)))
-    return reportError(cudaErrorLaunchOutOfResources, call,
-                       "%llu threads per block exceed the kernel's "
-                       "__launch_bounds__ of %d",
-                       (unsigned long long)threads,
-                       maxThreadsPerBlockOf(*kernel));
-  if (sharedMem > kernel->maxDynamicSharedBytes)
-    return reportError(cudaErrorInvalidValue, call,
-                       "%zu bytes of dynamic shared memory exceed the "
-                       "kernel's limit of %llu",
-                       sharedMem,
-                       (unsigned long long)kernel->maxDynamicSharedBytes);
+  status = validateLaunch(deviceProperties(), *kernel, grid, block, sharedMem,
+                          args, call);
+  if (status != cudaSuccess)
+    return status;
   const respec_kernel_entry &entry = *kernel->entry;
-  if (entry.numParams && !args)
-    return reportError(cudaErrorInvalidValue, call, "null argument array");
   auto arguments = std::make_shared<KernelArguments>(entry, args);
   respec_launch_fn launch = entry.launch;
   return enqueueOnStream(stream, call, [=] {
@@ -157,34 +114,9 @@ extern "C" cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim,
 extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
                                            const void *func, void **args) {
   const char *call = "cudaLaunchKernelEx";
-  if (!config || (config->numAttrs && !config->attrs))
-    return reportError(cudaErrorInvalidValue, call);
-  for (unsigned i = 0; i < config->numAttrs; ++i) {
-    const cudaLaunchAttribute &attr = config->attrs[i];
-    switch (attr.id) {
-    case cudaLaunchAttributeCooperative:
-      // Grid-wide synchronization needs all blocks resident at once, which
-      // the CPU's block loop does not give.
-      if (attr.val.cooperative)
-        return reportError(cudaErrorNotSupported, call,
-                           "cooperative launches are not supported by respec");
-      break;
-    case cudaLaunchAttributeClusterDimension: {
-      unsigned blocks = attr.val.clusterDim.x * attr.val.clusterDim.y *
-                        attr.val.clusterDim.z;
-      if (blocks > 1)
-        return reportError(cudaErrorNotSupported, call,
-                           "thread block clusters are not supported by "
-                           "respec");
-      break;
-    }
-    default:
-      // Scheduling hints (priority, carveout, synchronization policy,
-      // programmatic serialization, memory sync domains) do not change
-      // what a kernel computes; the CPU ignores them.
-      break;
-    }
-  }
+  cudaError_t status = checkLaunchAttributes(config, call);
+  if (status != cudaSuccess)
+    return status;
   return launchKernel(func, config->gridDim, config->blockDim, args,
                       config->dynamicSmemBytes, config->stream, call);
 }
@@ -276,11 +208,11 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
   cudaError_t status = findKernel(func, call, &kernel);
   if (status != cudaSuccess)
     return status;
-  *numBlocks = blockSize > maxThreadsPerBlockOf(*kernel)
-                   ? 0
-                   : residentBlocksPerMultiprocessor(
-                         blockSize,
-                         kernel->entry->staticSharedBytes + dynamicSMemSize);
+  *numBlocks =
+      blockSize > maxThreadsPerBlockOf(*kernel)
+          ? 0
+          : residentBlocksPerMultiprocessor(
+                blockSize, kernel->entry->staticSharedBytes + dynamicSMemSize);
   return cudaSuccess;
 }
 

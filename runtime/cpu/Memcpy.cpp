@@ -143,6 +143,11 @@ cudaError_t symbolRange(const void *symbol, size_t count, size_t offset,
                        "%p is not a registered __device__/__constant__ "
                        "variable",
                        symbol);
+  if (info.gpuModule)
+    return reportError(cudaErrorInvalidSymbol, call,
+                       "'%s' was built for NVIDIA GPUs (--target=nvptx); link "
+                       "the program with the GPU runtime",
+                       info.deviceName);
   if (offset > info.size || count > info.size - offset)
     return reportError(cudaErrorInvalidValue, call,
                        "%zu bytes at offset %zu exceed the symbol's %zu bytes",

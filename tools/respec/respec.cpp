@@ -108,6 +108,7 @@ public:
 
 private:
   bool compileCuda(StringRef source, StringRef objectPath);
+  bool compileCudaForGPU(StringRef source, StringRef objectPath);
   bool compileOpenCL(StringRef source, StringRef objectPath);
   std::unique_ptr<Module>
   lowerForCPU(std::unique_ptr<Module> device, LLVMContext &llvmContext,
@@ -438,7 +439,64 @@ bool Driver::compileForNVPTX(StringRef source) {
   return true;
 }
 
+/// --target=nvptx without --emit: an object whose host code launches the
+/// kernels, compiled to PTX and embedded, through the runtime's CUDA driver
+/// back end (librespec_cudart_gpu.a).
+bool Driver::compileCudaForGPU(StringRef source, StringRef objectPath) {
+  if (!isKnownGPUArch(options.gpuArch)) {
+    errs() << "respec: error: unknown NVIDIA GPU architecture '"
+           << options.gpuArch << "' (expected sm_XX, e.g. sm_80 or sm_90)\n";
+    return false;
+  }
+  if (!options.tuneMode.empty()) {
+    errs() << "respec: error: --tune is not supported yet for programs built "
+              "for --target=nvptx (use it with --emit=ptx or --emit=cubin)\n";
+    return false;
+  }
+  LLVMContext llvmContext;
+  std::unique_ptr<TargetMachine> target = createTarget(options);
+  std::string fatbin = standInFatBinary();
+  if (!target || fatbin.empty())
+    return false;
+  std::unique_ptr<Module> host = compileCudaSource(
+      llvmContext, options.frontend, source, CudaSide::Host, fatbin);
+  std::unique_ptr<Module> device =
+      host ? compileDevice(llvmContext, source) : nullptr;
+  if (!device)
+    return false;
+  mlir::MLIRContext context;
+  prepareMLIRContext(context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      importDeviceModule(std::move(device), context);
+  if (!module || failed(runRaisePipeline(*module)) ||
+      failed(runNVPTXLoweringPipeline(*module, options.coarsening, {},
+                                      /*hostLaunches=*/true)))
+    return false;
+  mlir::OwningOpRef<mlir::ModuleOp> launches = splitHostLaunches(*module);
+  if (!launches)
+    return false;
+  std::unique_ptr<Module> kernels =
+      translateToNVPTXModule(*module, llvmContext, options.gpuArch,
+                             options.frontend.cudaToolkitPath);
+  std::string ptx;
+  if (!kernels || !emitPTX(*kernels, options.gpuArch, ptx))
+    return false;
+  if (options.keepIntermediates)
+    writeText(intermediatePath(source, "ptx"),
+              [&](raw_ostream &os) { os << ptx; });
+  std::unique_ptr<Module> launchCode =
+      translateToCPUModule(*launches, llvmContext, *target, options.deviceCPU,
+                           options.frontend.debugInfo);
+  if (!launchCode || !linkGPULaunchesIntoHost(*host, std::move(launchCode),
+                                              ptx, options.gpuArch))
+    return false;
+  optimizeModule(*host, *target, options.frontend.hostOptLevel);
+  return emitObjectFile(*host, *target, objectPath);
+}
+
 bool Driver::compileCuda(StringRef source, StringRef objectPath) {
+  if (options.target == TargetKind::NVPTX)
+    return compileCudaForGPU(source, objectPath);
   LLVMContext llvmContext;
   std::unique_ptr<TargetMachine> target = createTarget(options);
   if (!target)
@@ -544,8 +602,15 @@ bool Driver::link(ArrayRef<std::string> objects) {
   for (const std::string &arg : options.hostCompilerArgs)
     if (StringRef(arg).starts_with("-f") || arg == "-pthread")
       args.push_back(arg);
-  args.push_back(layout.libDir + "/librespec_cudart.a");
-  args.push_back("-fopenmp=libomp");
+  if (options.target == TargetKind::NVPTX) {
+    // The CUDA driver (libcuda.so.1) is loaded when the program starts, so
+    // that it links and reports a missing driver on machines without one.
+    args.push_back(layout.libDir + "/librespec_cudart_gpu.a");
+    args.push_back("-ldl");
+  } else {
+    args.push_back(layout.libDir + "/librespec_cudart.a");
+    args.push_back("-fopenmp=libomp");
+  }
   args.push_back("-pthread");
   args.push_back("-lm");
   return runProgram(args);
@@ -594,15 +659,6 @@ int Driver::run() {
 
   bool gpuOutput =
       options.emit == EmitKind::PTX || options.emit == EmitKind::Cubin;
-  if (options.target == TargetKind::NVPTX && !gpuOutput &&
-      options.emit != EmitKind::DeviceLLVM &&
-      options.emit != EmitKind::DeviceMLIR &&
-      options.emit != EmitKind::ParallelIR) {
-    errs() << "respec: error: building programs and objects for "
-              "--target=nvptx is not supported yet (the runtime has no CUDA "
-              "driver back end); use --emit=ptx or --emit=cubin\n";
-    return 1;
-  }
   if (options.target == TargetKind::NVPTX)
     options.frontend.gpuArch = options.gpuArch;
   bool stageOnly = options.emit == EmitKind::DeviceLLVM ||
@@ -671,6 +727,12 @@ int Driver::run() {
             ? std::vector<std::string>()
             : dependencyFileArguments(input, compileOnly ? objectPath
                                                          : executablePath());
+    if (kind == InputKind::OpenCL && options.target == TargetKind::NVPTX) {
+      errs() << "respec: error: OpenCL C sources ('" << input
+             << "') are not supported yet for --target=nvptx\n";
+      ok = false;
+      continue;
+    }
     bool compiled = kind == InputKind::Cuda     ? compileCuda(input, objectPath)
                     : kind == InputKind::OpenCL ? compileOpenCL(input, objectPath)
                                                 : compileHostSource(input, objectPath);

@@ -23,11 +23,20 @@
 namespace respec {
 
 /// Lowers a raised module to NVVM kernels (coarsened as asked, in several
-/// versions if `tuning` has candidates).
+/// versions if `tuning` has candidates). With `hostLaunches` the launch
+/// functions stay, as host code launching the kernels (see
+/// splitHostLaunches).
 mlir::LogicalResult
 runNVPTXLoweringPipeline(mlir::ModuleOp module,
                          const mlir::respec::CoarsenOptions &coarsening,
-                         const mlir::respec::TuningOptions &tuning = {});
+                         const mlir::respec::TuningOptions &tuning = {},
+                         bool hostLaunches = false);
+
+/// Moves the host launch functions of a module lowered with `hostLaunches`
+/// into a new module, with the declarations and constants they use and the
+/// kernel and variable table (abi.h's respec_module); `module` keeps the
+/// GPU kernels and device variables. Returns null after an error.
+mlir::OwningOpRef<mlir::ModuleOp> splitHostLaunches(mlir::ModuleOp module);
 
 /// A kernel version: its PTX entries (the version and its epilogues).
 struct KernelVersion {

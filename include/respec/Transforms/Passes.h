@@ -104,11 +104,13 @@ void buildCPULoweringPipeline(OpPassManager &pm,
                               const CPUPipelineOptions &options = {});
 
 /// Adds the passes that turn the parallel IR into NVVM kernels in LLVM
-/// dialect (one per grid loop, launch functions removed), ready for
-/// translation to NVPTX LLVM IR.
+/// dialect (one per grid loop), ready for translation to NVPTX LLVM IR.
+/// Launch functions are removed, or with `hostLaunches` kept as host code
+/// that launches the kernels through the runtime.
 void buildNVPTXLoweringPipeline(OpPassManager &pm,
                                 const CoarsenOptions &coarsening = {},
-                                const TuningOptions &tuning = {});
+                                const TuningOptions &tuning = {},
+                                bool hostLaunches = false);
 
 /// Adds `respec-build-alternatives` for `tuning` unless it asks for nothing.
 void addBuildAlternativesPass(OpPassManager &pm, const TuningOptions &tuning);

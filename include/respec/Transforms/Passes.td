@@ -318,8 +318,16 @@ def OutlineGPUKernelsPass : Pass<"respec-outline-gpu-kernels", "ModuleOp"> {
     condition around thread loops are unswitched first, one kernel per
     branch. The first kernel of a launch keeps the CUDA name; versions and
     epilogues get `_respecN` suffixes. Launch functions are removed: they
-    are host code.
+    are host code. With `host-launches`, they stay instead, each grid loop
+    replaced by a call to the runtime's `__respec_cuda_launch` with the
+    kernel's name, the grid and block sizes, the dynamic shared memory and
+    the kernel's parameters: the launch function becomes the host side of
+    a program built for the GPU.
   }];
+  let options = [
+    Option<"hostLaunches", "host-launches", "bool", /*default=*/"false",
+           "Keep launch functions, launching the kernels through the runtime">,
+  ];
   let dependentDialects = ["LLVM::LLVMDialect", "NVVM::NVVMDialect",
                            "scf::SCFDialect", "arith::ArithDialect"];
 }

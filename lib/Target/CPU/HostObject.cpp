@@ -6,15 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "respec/Target/CPUBackend.h"
 #include "respec/Support/LLVMPasses.h"
+#include "respec/Target/CPUBackend.h"
 #include "respec_rt/abi.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Linker/Linker.h"
-#include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -22,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -69,11 +69,11 @@ void optimizeModule(Module &module, TargetMachine &target, unsigned optLevel) {
 /// `__host__ __device__` functions exist on both sides under the same name.
 /// The table stays external until linked, because the linker drops
 /// unreferenced internal symbols; everything else is reachable from it.
-static void internalizeDeviceSymbols(Module &device) {
+static void internalizeDeviceSymbols(Module &device,
+                                     StringRef table = kModuleTableName) {
   for (GlobalValue &value : device.global_values()) {
     if (value.isDeclaration() || value.hasLocalLinkage() ||
-        value.getName().starts_with("llvm.") ||
-        value.getName() == kModuleTableName)
+        value.getName().starts_with("llvm.") || value.getName() == table)
       continue;
     value.setLinkage(GlobalValue::InternalLinkage);
     value.setVisibility(GlobalValue::DefaultVisibility);
@@ -81,7 +81,8 @@ static void internalizeDeviceSymbols(Module &device) {
   }
 }
 
-/// Replaces the stand-in fat binary clang embedded with respec's table.
+/// Replaces the stand-in fat binary clang embedded with respec's table
+/// (a respec_module, or a respec_gpu_module).
 static bool pointWrapperAtTable(Module &host, GlobalVariable &table) {
   GlobalVariable *wrapper =
       host.getGlobalVariable(kFatbinWrapperName, /*AllowInternal=*/true);
@@ -96,8 +97,8 @@ static bool pointWrapperAtTable(Module &host, GlobalVariable &table) {
               "wrapper\n";
     return false;
   }
-  auto *fatbin = dyn_cast<GlobalVariable>(
-      init->getOperand(2)->stripPointerCasts());
+  auto *fatbin =
+      dyn_cast<GlobalVariable>(init->getOperand(2)->stripPointerCasts());
   SmallVector<Constant *> fields;
   for (unsigned i = 0; i < init->getNumOperands(); ++i)
     fields.push_back(init->getOperand(i));
@@ -107,6 +108,16 @@ static bool pointWrapperAtTable(Module &host, GlobalVariable &table) {
   if (fatbin && fatbin->use_empty())
     fatbin->eraseFromParent();
   return true;
+}
+
+/// A private constant global holding `init`.
+static GlobalVariable *addConstant(Module &module, Constant *init,
+                                   const Twine &name) {
+  auto *global = new GlobalVariable(module, init->getType(),
+                                    /*isConstant=*/true,
+                                    GlobalValue::PrivateLinkage, init, name);
+  global->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  return global;
 }
 
 bool linkDeviceIntoHost(Module &host, std::unique_ptr<Module> device) {
@@ -126,16 +137,6 @@ bool linkDeviceIntoHost(Module &host, std::unique_ptr<Module> device) {
   return pointWrapperAtTable(host, *table);
 }
 
-/// A private constant global holding `init`.
-static GlobalVariable *addConstant(Module &module, Constant *init,
-                                   const Twine &name) {
-  auto *global = new GlobalVariable(module, init->getType(),
-                                    /*isConstant=*/true,
-                                    GlobalValue::PrivateLinkage, init, name);
-  global->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  return global;
-}
-
 /// The respec_cl_kernel_info array of `kernels` (abi.h).
 static Constant *buildKernelInfos(Module &module,
                                   ArrayRef<OpenCLKernelSignature> kernels) {
@@ -145,13 +146,14 @@ static Constant *buildKernelInfos(Module &module,
   auto *infoType = StructType::get(context, {ptr, i32, i32, ptr});
   SmallVector<Constant *> infos;
   for (const OpenCLKernelSignature &kernel : kernels) {
-    Constant *name = addConstant(
-        module, ConstantDataArray::getString(context, kernel.name),
-        "__respec_cl_name");
+    Constant *name =
+        addConstant(module, ConstantDataArray::getString(context, kernel.name),
+                    "__respec_cl_name");
     Constant *locals = ConstantPointerNull::get(ptr);
     if (!kernel.paramIsLocal.empty())
       locals = addConstant(
-          module, ConstantDataArray::get(context, ArrayRef(kernel.paramIsLocal)),
+          module,
+          ConstantDataArray::get(context, ArrayRef(kernel.paramIsLocal)),
           "__respec_cl_locals");
     infos.push_back(ConstantStruct::get(
         infoType, {name, ConstantInt::get(i32, kernel.paramIsLocal.size()),
@@ -180,11 +182,10 @@ bool addOpenCLRegistration(Module &device,
   auto *programType = StructType::get(context, {i32, i32, ptr, ptr});
   Constant *program = addConstant(
       device,
-      ConstantStruct::get(
-          programType,
-          {ConstantInt::get(i32, RESPEC_CL_PROGRAM_MAGIC),
-           ConstantInt::get(i32, kernels.size()), table,
-           buildKernelInfos(device, kernels)}),
+      ConstantStruct::get(programType,
+                          {ConstantInt::get(i32, RESPEC_CL_PROGRAM_MAGIC),
+                           ConstantInt::get(i32, kernels.size()), table,
+                           buildKernelInfos(device, kernels)}),
       "__respec_cl_program");
 
   FunctionCallee registerProgram = device.getOrInsertFunction(
@@ -216,6 +217,54 @@ bool emitObjectFile(Module &module, TargetMachine &target, StringRef path) {
   passes.run(module);
   out.flush();
   return true;
+}
+
+} // namespace respec
+
+namespace respec {
+
+static constexpr StringLiteral kGPUModuleName = "__respec_gpu_module";
+
+bool linkGPULaunchesIntoHost(Module &host, std::unique_ptr<Module> launches,
+                             StringRef ptx, StringRef gpuArch) {
+  GlobalVariable *table =
+      launches->getGlobalVariable(kModuleTableName, /*AllowInternal=*/true);
+  if (!table) {
+    errs() << "respec: error: host launch code has no kernel table\n";
+    return false;
+  }
+  LLVMContext &context = launches->getContext();
+  Type *i32 = Type::getInt32Ty(context);
+  Type *i64 = Type::getInt64Ty(context);
+  auto *ptr = PointerType::get(context, 0);
+  Constant *image = addConstant(
+      *launches, ConstantDataArray::getString(context, ptx, /*AddNull=*/true),
+      "__respec_ptx_image");
+  Constant *arch =
+      addConstant(*launches, ConstantDataArray::getString(context, gpuArch),
+                  "__respec_gpu_arch");
+  auto *type =
+      StructType::get(context, {i32, i32, i32, i32, ptr, ptr, i64, ptr});
+  auto *gpuModule = new GlobalVariable(
+      *launches, type, /*isConstant=*/true, GlobalValue::ExternalLinkage,
+      ConstantStruct::get(type,
+                          {ConstantInt::get(i32, RESPEC_GPU_MODULE_MAGIC),
+                           ConstantInt::get(i32, RESPEC_GPU_MODULE_VERSION),
+                           ConstantInt::get(i32, RESPEC_GPU_IMAGE_PTX),
+                           ConstantInt::get(i32, 0), table, image,
+                           ConstantInt::get(i64, ptx.size() + 1), arch}),
+      kGPUModuleName);
+  (void)gpuModule;
+  internalizeDeviceSymbols(*launches, kGPUModuleName);
+  if (Linker::linkModules(host, std::move(launches))) {
+    errs() << "respec: error: could not link the kernels' launch code into "
+              "host code\n";
+    return false;
+  }
+  GlobalVariable *linked =
+      host.getGlobalVariable(kGPUModuleName, /*AllowInternal=*/true);
+  linked->setLinkage(GlobalValue::InternalLinkage);
+  return pointWrapperAtTable(host, *linked);
 }
 
 } // namespace respec

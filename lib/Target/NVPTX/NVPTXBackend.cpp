@@ -36,9 +36,11 @@ static constexpr StringLiteral kNVPTXTriple = "nvptx64-nvidia-cuda";
 mlir::LogicalResult
 runNVPTXLoweringPipeline(mlir::ModuleOp module,
                          const mlir::respec::CoarsenOptions &coarsening,
-                         const mlir::respec::TuningOptions &tuning) {
+                         const mlir::respec::TuningOptions &tuning,
+                         bool hostLaunches) {
   mlir::PassManager pm(module.getContext());
-  mlir::respec::buildNVPTXLoweringPipeline(pm, coarsening, tuning);
+  mlir::respec::buildNVPTXLoweringPipeline(pm, coarsening, tuning,
+                                           hostLaunches);
   return pm.run(module);
 }
 

@@ -78,8 +78,8 @@ void cloneWithBranch(OpBuilder &b, scf::ParallelOp grid, scf::IfOp ifOp,
   if (!region.empty()) {
     Block &block = region.front();
     block.getTerminator()->erase();
-    copiedIf->getBlock()->getOperations().splice(
-        copiedIf->getIterator(), block.getOperations());
+    copiedIf->getBlock()->getOperations().splice(copiedIf->getIterator(),
+                                                 block.getOperations());
   }
   copiedIf.erase();
   (void)copy;
@@ -139,8 +139,8 @@ void mapInductionVars(OpBuilder &b, scf::ParallelOp loop, bool block,
     Value id = readRegister(b, loc, block, rank - 1 - i);
     Value lower = mapping.lookupOrDefault(loop.getLowerBound()[i]);
     Value step = mapping.lookupOrDefault(loop.getStep()[i]);
-    Value iv = arith::AddIOp::create(
-        b, loc, lower, arith::MulIOp::create(b, loc, id, step));
+    Value iv = arith::AddIOp::create(b, loc, lower,
+                                     arith::MulIOp::create(b, loc, id, step));
     mapping.map(loop.getInductionVars()[i], iv);
   }
 }
@@ -152,7 +152,7 @@ public:
       : module(module), grid(grid), name(name.str()),
         kernelName(kernelName.str()), version(version) {}
 
-  LogicalResult run() {
+  LogicalResult run(bool hostLaunch) {
     if (failed(checkStructure()))
       return failure();
     collectCaptures();
@@ -162,7 +162,11 @@ public:
         return grid.emitError()
                << "the NVPTX back end cannot pass a value of type "
                << value.getType() << " to kernel '" << name << "'";
+    if (hostLaunch && failed(checkHostGeometry()))
+      return failure();
     buildKernel();
+    if (hostLaunch)
+      replaceGridWithLaunch();
     return success();
   }
 
@@ -225,26 +229,27 @@ private:
     if (bytes)
       knownSharedBytes = bytes.getInt();
     if (bytes && bytes.getInt() <= kMaxStaticShared) {
-      auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
-                                           bytes.getInt());
-      global = LLVM::GlobalOp::create(
-          moduleBuilder, loc, type, /*isConstant=*/false,
-          LLVM::Linkage::Internal, symbol, Attribute(), kSharedAlignment,
-          kShared);
+      auto type =
+          LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), bytes.getInt());
+      global =
+          LLVM::GlobalOp::create(moduleBuilder, loc, type, /*isConstant=*/false,
+                                 LLVM::Linkage::Internal, symbol, Attribute(),
+                                 kSharedAlignment, kShared);
       Block *init = moduleBuilder.createBlock(&global.getInitializerRegion());
       moduleBuilder.setInsertionPointToStart(init);
       Value undef = LLVM::UndefOp::create(moduleBuilder, loc, type);
       LLVM::ReturnOp::create(moduleBuilder, loc, undef);
     } else {
       // Sized at launch (dynamic shared memory).
+      dynamicSharedBytes = call.getOperand(0);
       auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
       global = LLVM::GlobalOp::create(moduleBuilder, loc, type,
                                       /*isConstant=*/false,
                                       LLVM::Linkage::External, symbol,
                                       Attribute(), kSharedAlignment, kShared);
     }
-    Value address = LLVM::AddressOfOp::create(b, loc, sharedPtr,
-                                              global.getSymName());
+    Value address =
+        LLVM::AddressOfOp::create(b, loc, sharedPtr, global.getSymName());
     return LLVM::AddrSpaceCastOp::create(
         b, loc, LLVM::LLVMPointerType::get(ctx), address);
   }
@@ -260,8 +265,7 @@ private:
                                : value.getType());
     auto kernel = LLVM::LLVMFuncOp::create(
         b, loc, name,
-        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                    paramTypes));
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), paramTypes));
     kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     UnitAttr::get(ctx));
     if (version) {
@@ -301,6 +305,171 @@ private:
     lowerBarriers(kernel);
   }
 
+  /// The host computes the launch's geometry before the kernel runs: the
+  /// grid's and the thread loop's bounds must not depend on the block.
+  LogicalResult checkHostGeometry() {
+    auto onHost = [&](ValueRange values) {
+      return llvm::all_of(values,
+                          [&](Value value) { return isHostComputable(value); });
+    };
+    if (!onHost(threadLoop.getUpperBound()))
+      return threadLoop.emitError()
+             << "kernel '" << name
+             << "': its block size depends on the block, which a GPU launch "
+                "cannot express";
+    if (Value size = dynamicSharedSizeOperand();
+        size && !isHostComputable(size))
+      return grid.emitError() << "kernel '" << name
+                              << "': its shared memory size depends on the "
+                                 "block, which a GPU launch cannot express";
+    return success();
+  }
+
+  /// True if `value` is defined before the grid loop or computed in its
+  /// body, without memory effects, from such values only (coarsening
+  /// scales the shared memory size inside the block, for instance).
+  bool isHostComputable(Value value) {
+    if (isDefinedOutside(value, grid))
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getParentOp() != grid.getOperation() ||
+        def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+      return false;
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return isHostComputable(operand);
+    });
+  }
+
+  /// `value` (isHostComputable) at the builder's position before the grid
+  /// loop, cloning its computation from the loop's body.
+  Value computeOnHost(OpBuilder &b, Value value, IRMapping &hostValues) {
+    if (isDefinedOutside(value, grid))
+      return value;
+    if (Value done = hostValues.lookupOrNull(value))
+      return done;
+    Operation *def = value.getDefiningOp();
+    for (Value operand : def->getOperands())
+      computeOnHost(b, operand, hostValues);
+    Operation *copy = b.clone(*def, hostValues);
+    return copy->getResult(cast<OpResult>(value).getResultNumber());
+  }
+
+  /// The size operand of the block's shared-memory call, if any.
+  Value dynamicSharedSizeOperand() {
+    for (Operation &op : grid.getBody()->without_terminator())
+      if (isSharedMemoryCall(&op))
+        return op.getOperand(0);
+    return Value();
+  }
+
+  /// `value` (index or integer) as an i32, for the launch's sizes.
+  static Value toI32(OpBuilder &b, Location loc, Value value) {
+    Type i32 = b.getI32Type();
+    if (value.getType().isIndex())
+      return arith::IndexCastUIOp::create(b, loc, i32, value);
+    if (value.getType() == i32)
+      return value;
+    return arith::TruncIOp::create(b, loc, i32, value);
+  }
+
+  /// The number of iterations of `loop` in dimension `dim`.
+  static Value buildTripCount(OpBuilder &b, Location loc, scf::ParallelOp loop,
+                              unsigned dim) {
+    Value lower = loop.getLowerBound()[dim], upper = loop.getUpperBound()[dim];
+    Value step = loop.getStep()[dim];
+    std::optional<int64_t> lowerValue = getConstantIntValue(lower);
+    std::optional<int64_t> stepValue = getConstantIntValue(step);
+    if (lowerValue == 0 && stepValue == 1)
+      return upper;
+    Value span = arith::SubIOp::create(b, loc, upper, lower);
+    return arith::CeilDivUIOp::create(b, loc, span, step);
+  }
+
+  /// x, y, z sizes of `loop` (its last dimension is x), 1 where it has
+  /// fewer dimensions.
+  SmallVector<Value> buildLaunchSizes(OpBuilder &b, Location loc,
+                                      scf::ParallelOp loop,
+                                      IRMapping &hostValues) {
+    Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+    SmallVector<Value> sizes(3, one);
+    unsigned rank = loop.getNumLoops();
+    for (unsigned i = 0; i < rank && i < 3; ++i)
+      sizes[i] =
+          toI32(b, loc,
+                computeOnHost(b, buildTripCount(b, loc, loop, rank - 1 - i),
+                              hostValues));
+    return sizes;
+  }
+
+  /// The runtime's launch entry point, declared once per module.
+  LLVM::LLVMFuncOp getOrDeclareLaunchFunction() {
+    constexpr StringLiteral symbol = "__respec_cuda_launch";
+    if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol))
+      return existing;
+    MLIRContext *ctx = module.getContext();
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    Type ptr = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = b.getI32Type();
+    auto type = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(ctx),
+        {ptr, i32, i32, i32, i32, i32, i32, b.getI64Type(), ptr});
+    return LLVM::LLVMFuncOp::create(b, module.getLoc(), symbol, type);
+  }
+
+  /// Replaces the grid loop in the launch function by the runtime call that
+  /// launches the kernel just built: each parameter's value in a stack
+  /// slot, the slots' addresses in an array (cuLaunchKernel's form).
+  void replaceGridWithLaunch() {
+    Location loc = grid.getLoc();
+    MLIRContext *ctx = grid.getContext();
+    auto launchFunc = grid->getParentOfType<LLVM::LLVMFuncOp>();
+    Type ptr = LLVM::LLVMPointerType::get(ctx);
+    Type i64 = IntegerType::get(ctx, 64);
+    OpBuilder entry = OpBuilder::atBlockBegin(&launchFunc.getBody().front());
+    OpBuilder b(grid);
+    Value one =
+        LLVM::ConstantOp::create(entry, loc, i64, entry.getI64IntegerAttr(1));
+    Value count = LLVM::ConstantOp::create(
+        entry, loc, i64,
+        entry.getI64IntegerAttr(std::max<size_t>(params.size(), 1)));
+    Value array = LLVM::AllocaOp::create(entry, loc, ptr, ptr, count);
+    for (auto [index, value] : llvm::enumerate(params)) {
+      Value stored = value;
+      if (value.getType().isIndex())
+        stored = arith::IndexCastOp::create(b, loc, i64, value);
+      Value slot =
+          LLVM::AllocaOp::create(entry, loc, ptr, stored.getType(), one);
+      LLVM::StoreOp::create(b, loc, stored, slot);
+      Value element = LLVM::GEPOp::create(
+          b, loc, ptr, ptr, array, ArrayRef<LLVM::GEPArg>{int32_t(index)});
+      LLVM::StoreOp::create(b, loc, slot, element);
+    }
+    IRMapping hostValues;
+    SmallVector<Value> gridSizes = buildLaunchSizes(b, loc, grid, hostValues);
+    SmallVector<Value> blockSizes =
+        buildLaunchSizes(b, loc, threadLoop, hostValues);
+    Value shared;
+    if (dynamicSharedBytes) {
+      shared = computeOnHost(b, dynamicSharedBytes, hostValues);
+      if (shared.getType().isIndex())
+        shared = arith::IndexCastUIOp::create(b, loc, i64, shared);
+      else if (shared.getType() != i64)
+        shared = arith::ExtUIOp::create(b, loc, i64, shared);
+    } else {
+      shared = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0));
+    }
+    Value kernelName = LLVM::createGlobalString(
+        loc, b, "__respec_kernel_name." + name,
+        StringRef(name.c_str(), name.size() + 1), LLVM::Linkage::Private);
+    SmallVector<Value> operands{kernelName};
+    operands.append(gridSizes.begin(), gridSizes.end());
+    operands.append(blockSizes.begin(), blockSizes.end());
+    operands.push_back(shared);
+    operands.push_back(array);
+    LLVM::CallOp::create(b, loc, getOrDeclareLaunchFunction(), operands);
+    grid.erase();
+  }
+
   /// respec barriers are the hardware's.
   static void lowerBarriers(LLVM::LLVMFuncOp kernel) {
     SmallVector<Operation *> barriers;
@@ -312,7 +481,8 @@ private:
       OpBuilder b(op);
       Location loc = op->getLoc();
       Type i32 = b.getI32Type();
-      Value zero = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0));
+      Value zero =
+          LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0));
       if (isa<BarrierOp>(op)) {
         LLVM::CallIntrinsicOp::create(
             b, loc, b.getStringAttr("llvm.nvvm.barrier.cta.sync.aligned.all"),
@@ -324,13 +494,12 @@ private:
       StringRef kind = reduce.getKind();
       bool count = kind == "popc";
       Type resultType = count ? i32 : b.getI1Type();
-      Value result =
-          LLVM::CallIntrinsicOp::create(
-              b, loc, resultType,
-              b.getStringAttr("llvm.nvvm.barrier.cta.red." + kind.str() +
-                              ".aligned.all"),
-              ValueRange{zero, reduce.getPredicate()})
-              .getResult(0);
+      Value result = LLVM::CallIntrinsicOp::create(
+                         b, loc, resultType,
+                         b.getStringAttr("llvm.nvvm.barrier.cta.red." +
+                                         kind.str() + ".aligned.all"),
+                         ValueRange{zero, reduce.getPredicate()})
+                         .getResult(0);
       if (!count)
         result = LLVM::ZExtOp::create(b, loc, i32, result);
       reduce.getResult().replaceAllUsesWith(result);
@@ -341,6 +510,9 @@ private:
   ModuleOp module;
   scf::ParallelOp grid;
   scf::ParallelOp threadLoop;
+  /// The launch function's value sizing the block's shared memory when the
+  /// kernel takes it as dynamic shared memory.
+  Value dynamicSharedBytes;
   std::string name;
   std::string kernelName;
   std::optional<int64_t> knownSharedBytes;
@@ -351,6 +523,8 @@ private:
 
 struct OutlineGPUKernelsPass
     : public respec::impl::OutlineGPUKernelsPassBase<OutlineGPUKernelsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<LLVM::LLVMFuncOp> launches;
@@ -390,15 +564,16 @@ struct OutlineGPUKernelsPass
           name += "_respec" + std::to_string(index);
         StringAttr description;
         if (version >= 0)
-          description = cast<StringAttr>(
-              grid->getParentOfType<AlternativesOp>()
-                  .getDescriptions()[version]);
-        if (failed(KernelOutliner(module, grid, name, kernelName, description).run()))
+          description = cast<StringAttr>(grid->getParentOfType<AlternativesOp>()
+                                             .getDescriptions()[version]);
+        if (failed(KernelOutliner(module, grid, name, kernelName, description)
+                       .run(hostLaunches)))
           return signalPassFailure();
       }
-      // The launch function is host code, which this device module does not
-      // carry.
-      launch.erase();
+      // The launch function is host code, which a device module does not
+      // carry unless the caller separates the two.
+      if (!hostLaunches)
+        launch.erase();
     }
   }
 };

@@ -69,6 +69,52 @@ typedef struct respec_module {
 } respec_module;
 
 //===----------------------------------------------------------------------===//
+// Programs built for NVIDIA GPUs (--target=nvptx)
+//
+// The fat-binary wrapper's data points at a respec_gpu_module instead of a
+// respec_module. Its `module` is an ordinary respec_module whose kernel
+// entries' `launch` functions run on the host: they compute the launch
+// geometry (coarsening may change it) and the kernel's parameters, and call
+// __respec_cuda_launch once per GPU kernel they need (an epilogue launch
+// after a block-coarsened one, for instance). Its variable entries give each
+// __device__/__constant__ variable's name and size; their `address` is not
+// used (the device copy lives in the loaded GPU module). Such programs link
+// librespec_cudart_gpu.a, which implements the CUDA runtime API with the CUDA
+// driver API (libcuda.so.1, loaded at run time).
+//===----------------------------------------------------------------------===//
+
+/// "RSPG" little endian.
+#define RESPEC_GPU_MODULE_MAGIC 0x47505352u
+#define RESPEC_GPU_MODULE_VERSION 1u
+
+/// What `image` of a respec_gpu_module holds.
+#define RESPEC_GPU_IMAGE_PTX 0u
+
+typedef struct respec_gpu_module {
+  uint32_t magic;      ///< RESPEC_GPU_MODULE_MAGIC
+  uint32_t version;    ///< RESPEC_GPU_MODULE_VERSION
+  uint32_t imageKind;  ///< RESPEC_GPU_IMAGE_PTX
+  uint32_t reserved;   ///< zero
+  const respec_module *module;
+  const char *image;   ///< PTX text, NUL-terminated
+  uint64_t imageSize;  ///< bytes of `image`, the NUL included
+  const char *gpuArch; ///< the architecture it was built for, e.g. "sm_80"
+} respec_gpu_module;
+
+/// Called by the host-side launch functions of a respec_gpu_module, only
+/// while the runtime runs one of them for a cudaLaunchKernel (or a <<<>>>
+/// launch): launches the GPU kernel `kernel` (its PTX entry name) of the
+/// module of the kernel being launched, on the launch's stream, with grid
+/// (gridX, gridY, gridZ), blocks of (blockX, blockY, blockZ) threads,
+/// `sharedBytes` of dynamic shared memory, and `params[i]` pointing at the
+/// value of parameter i (as cuLaunchKernel's kernelParams). Errors are
+/// recorded as the launch's result (cudaGetLastError).
+void __respec_cuda_launch(const char *kernel, uint32_t gridX, uint32_t gridY,
+                          uint32_t gridZ, uint32_t blockX, uint32_t blockY,
+                          uint32_t blockZ, uint64_t sharedBytes,
+                          void **params);
+
+//===----------------------------------------------------------------------===//
 // OpenCL C programs
 //
 // An OpenCL C source has no host code of its own: its object registers its

@@ -5,7 +5,6 @@
 #include <cstring>
 
 namespace respec {
-namespace cpu {
 namespace {
 
 /// Field order and types of CUDA 12.x's cudaDeviceProp.
@@ -110,7 +109,8 @@ struct DevicePropCuda12 {
 
 } // namespace
 
-void fillLegacyDeviceProp(void *legacy, const cudaDeviceProp &p, int clockKHz) {
+void fillLegacyDeviceProp(void *legacy, const cudaDeviceProp &p, int clockKHz,
+                          int memoryClockKHz) {
   DevicePropCuda12 out;
   std::memset(&out, 0, sizeof(out));
 #define RESPEC_COPY(FIELD) std::memcpy(&out.FIELD, &p.FIELD, sizeof(out.FIELD))
@@ -159,11 +159,10 @@ void fillLegacyDeviceProp(void *legacy, const cudaDeviceProp &p, int clockKHz) {
   RESPEC_COPY(unifiedFunctionPointers);
 #undef RESPEC_COPY
   out.clockRate = clockKHz;
-  out.memoryClockRate = clockKHz;
+  out.memoryClockRate = memoryClockKHz;
   out.deviceOverlap = 1;
   out.singleToDoublePrecisionPerfRatio = 2;
   std::memcpy(legacy, &out, sizeof(out));
 }
 
-} // namespace cpu
 } // namespace respec

@@ -7,19 +7,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef RESPEC_RUNTIME_CPU_LEGACYDEVICEPROP_H
-#define RESPEC_RUNTIME_CPU_LEGACYDEVICEPROP_H
+#ifndef RESPEC_RUNTIME_COMMON_LEGACYDEVICEPROP_H
+#define RESPEC_RUNTIME_COMMON_LEGACYDEVICEPROP_H
 
 #include <cuda_runtime_api.h>
 
 namespace respec {
-namespace cpu {
 
-/// Writes `current` (CUDA 13 layout) into `legacy`, a CUDA 12 cudaDeviceProp.
+/// Writes `current` (CUDA 13 layout) into `legacy`, a CUDA 12 cudaDeviceProp;
+/// the clocks fill the fields CUDA 13 removed.
 void fillLegacyDeviceProp(void *legacy, const cudaDeviceProp &current,
-                          int clockKHz);
+                          int clockKHz, int memoryClockKHz);
 
-} // namespace cpu
 } // namespace respec
 
-#endif // RESPEC_RUNTIME_CPU_LEGACYDEVICEPROP_H
+#endif // RESPEC_RUNTIME_COMMON_LEGACYDEVICEPROP_H

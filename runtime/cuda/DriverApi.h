@@ -1,0 +1,280 @@
+//===- DriverApi.h - The subset of the CUDA driver API respec uses --------===//
+//
+// The GPU runtime loads libcuda at run time (dlopen) so that a program built
+// for NVIDIA GPUs links and starts on machines without a driver, where it
+// reports the missing driver instead of failing to load. It therefore cannot
+// include the toolkit's cuda.h: the types, constants and entry points it
+// needs are declared here, with the numeric values and ABI the CUDA driver
+// API documents. Entry points are resolved by their exported names, which
+// for several functions carry a version suffix (_v2) that cuda.h's macros
+// add.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RESPEC_RUNTIME_CUDA_DRIVERAPI_H
+#define RESPEC_RUNTIME_CUDA_DRIVERAPI_H
+
+#include <cstddef>
+#include <string>
+
+namespace respec {
+namespace gpu {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
+using CUhostFn = void (*)(void *userData);
+
+// CUresult values the runtime tests for.
+constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
+constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
+constexpr CUresult CUDA_ERROR_NOT_INITIALIZED = 3;
+constexpr CUresult CUDA_ERROR_DEINITIALIZED = 4;
+constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
+constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+constexpr CUresult CUDA_ERROR_INVALID_DEVICE = 101;
+constexpr CUresult CUDA_ERROR_INVALID_IMAGE = 200;
+constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
+constexpr CUresult CUDA_ERROR_NO_BINARY_FOR_GPU = 209;
+constexpr CUresult CUDA_ERROR_INVALID_PTX = 218;
+constexpr CUresult CUDA_ERROR_INVALID_HANDLE = 400;
+constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
+constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+constexpr CUresult CUDA_ERROR_NOT_SUPPORTED = 801;
+constexpr CUresult CUDA_ERROR_UNKNOWN = 999;
+
+// CUdevice_attribute values (the same numbers as cudaDeviceAttr).
+constexpr int CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13;
+constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36;
+
+// CUfunction_attribute values.
+constexpr int CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
+constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
+constexpr int CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2;
+constexpr int CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
+constexpr int CU_FUNC_ATTRIBUTE_NUM_REGS = 4;
+constexpr int CU_FUNC_ATTRIBUTE_PTX_VERSION = 5;
+constexpr int CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6;
+constexpr int CU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7;
+constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+constexpr int CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9;
+
+// CUjit_option values for cuModuleLoadDataEx.
+constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
+constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
+constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
+constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+
+// CUmemorytype values (CUDA_MEMCPY2D/3D).
+constexpr int CU_MEMORYTYPE_HOST = 1;
+constexpr int CU_MEMORYTYPE_DEVICE = 2;
+constexpr int CU_MEMORYTYPE_UNIFIED = 4;
+
+// CUpointer_attribute values.
+constexpr int CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2;
+constexpr int CU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3;
+constexpr int CU_POINTER_ATTRIBUTE_HOST_POINTER = 4;
+constexpr int CU_POINTER_ATTRIBUTE_IS_MANAGED = 8;
+constexpr int CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
+
+/// CU_DEVICE_CPU: the host as a cuMemPrefetchAsync/cuMemAdvise target.
+constexpr CUdevice CU_DEVICE_CPU = -1;
+
+/// cuLaunchKernel's CU_LAUNCH_PARAM_END etc. are not used: parameters are
+/// always passed as kernelParams.
+
+/// CUDA_MEMCPY2D (the _v2 layout).
+struct CUDA_MEMCPY2D {
+  size_t srcXInBytes;
+  size_t srcY;
+  int srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  void *srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes;
+  size_t dstY;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  void *dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes;
+  size_t Height;
+};
+
+/// CUDA_MEMCPY3D (the _v2 layout).
+struct CUDA_MEMCPY3D {
+  size_t srcXInBytes;
+  size_t srcY;
+  size_t srcZ;
+  size_t srcLOD;
+  int srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  void *srcArray;
+  void *reserved0;
+  size_t srcPitch;
+  size_t srcHeight;
+  size_t dstXInBytes;
+  size_t dstY;
+  size_t dstZ;
+  size_t dstLOD;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  void *dstArray;
+  void *reserved1;
+  size_t dstPitch;
+  size_t dstHeight;
+  size_t WidthInBytes;
+  size_t Height;
+  size_t Depth;
+};
+
+/// X-macro list of every entry point: (member name, exported symbol,
+/// parameter list). Every one is resolved when the library is loaded.
+#define RESPEC_DRIVER_FUNCTIONS(X)                                             \
+  X(init, "cuInit", (unsigned flags))                                          \
+  X(driverGetVersion, "cuDriverGetVersion", (int *version))                    \
+  X(getErrorName, "cuGetErrorName", (CUresult error, const char **name))       \
+  X(getErrorString, "cuGetErrorString", (CUresult error, const char **text))   \
+  X(deviceGetCount, "cuDeviceGetCount", (int *count))                          \
+  X(deviceGet, "cuDeviceGet", (CUdevice * device, int ordinal))                \
+  X(deviceGetName, "cuDeviceGetName", (char *name, int length, CUdevice dev))  \
+  X(deviceTotalMem, "cuDeviceTotalMem_v2", (size_t * bytes, CUdevice dev))     \
+  X(deviceGetAttribute, "cuDeviceGetAttribute",                                \
+    (int *value, int attribute, CUdevice dev))                                 \
+  X(primaryCtxRetain, "cuDevicePrimaryCtxRetain",                              \
+    (CUcontext * context, CUdevice dev))                                       \
+  X(primaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (CUdevice dev))         \
+  X(primaryCtxReset, "cuDevicePrimaryCtxReset_v2", (CUdevice dev))             \
+  X(primaryCtxSetFlags, "cuDevicePrimaryCtxSetFlags_v2",                       \
+    (CUdevice dev, unsigned flags))                                            \
+  X(ctxSetCurrent, "cuCtxSetCurrent", (CUcontext context))                     \
+  X(ctxSynchronize, "cuCtxSynchronize", ())                                    \
+  X(ctxGetLimit, "cuCtxGetLimit", (size_t * value, int limit))                 \
+  X(ctxSetLimit, "cuCtxSetLimit", (int limit, size_t value))                   \
+  X(ctxGetCacheConfig, "cuCtxGetCacheConfig", (int *config))                   \
+  X(ctxSetCacheConfig, "cuCtxSetCacheConfig", (int config))                    \
+  X(ctxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange",                  \
+    (int *least, int *greatest))                                               \
+  X(moduleLoadDataEx, "cuModuleLoadDataEx",                                    \
+    (CUmodule * module, const void *image, unsigned numOptions, int *options,  \
+     void **optionValues))                                                     \
+  X(moduleUnload, "cuModuleUnload", (CUmodule module))                         \
+  X(moduleGetFunction, "cuModuleGetFunction",                                  \
+    (CUfunction * function, CUmodule module, const char *name))                \
+  X(moduleGetGlobal, "cuModuleGetGlobal_v2",                                   \
+    (CUdeviceptr * address, size_t * bytes, CUmodule module,                   \
+     const char *name))                                                        \
+  X(funcGetAttribute, "cuFuncGetAttribute",                                    \
+    (int *value, int attribute, CUfunction function))                          \
+  X(funcSetAttribute, "cuFuncSetAttribute",                                    \
+    (CUfunction function, int attribute, int value))                           \
+  X(funcSetCacheConfig, "cuFuncSetCacheConfig",                                \
+    (CUfunction function, int config))                                         \
+  X(launchKernel, "cuLaunchKernel",                                            \
+    (CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,      \
+     unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,  \
+     CUstream stream, void **params, void **extra))                            \
+  X(occupancyMaxActiveBlocks,                                                  \
+    "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",                    \
+    (int *blocks, CUfunction function, int blockSize, size_t dynamicShared,    \
+     unsigned flags))                                                          \
+  X(occupancyAvailableDynamicShared,                                           \
+    "cuOccupancyAvailableDynamicSMemPerBlock",                                 \
+    (size_t * bytes, CUfunction function, int numBlocks, int blockSize))       \
+  X(memAlloc, "cuMemAlloc_v2", (CUdeviceptr * ptr, size_t bytes))              \
+  X(memAllocPitch, "cuMemAllocPitch_v2",                                       \
+    (CUdeviceptr * ptr, size_t * pitch, size_t width, size_t height,           \
+     unsigned elementSize))                                                    \
+  X(memFree, "cuMemFree_v2", (CUdeviceptr ptr))                                \
+  X(memAllocHost, "cuMemAllocHost_v2", (void **ptr, size_t bytes))            \
+  X(memHostAlloc, "cuMemHostAlloc",                                            \
+    (void **ptr, size_t bytes, unsigned flags))                                \
+  X(memFreeHost, "cuMemFreeHost", (void *ptr))                                 \
+  X(memAllocManaged, "cuMemAllocManaged",                                      \
+    (CUdeviceptr * ptr, size_t bytes, unsigned flags))                         \
+  X(memHostRegister, "cuMemHostRegister_v2",                                   \
+    (void *ptr, size_t bytes, unsigned flags))                                 \
+  X(memHostUnregister, "cuMemHostUnregister", (void *ptr))                     \
+  X(memHostGetDevicePointer, "cuMemHostGetDevicePointer_v2",                   \
+    (CUdeviceptr * device, void *host, unsigned flags))                        \
+  X(memHostGetFlags, "cuMemHostGetFlags", (unsigned *flags, void *host))       \
+  X(memGetInfo, "cuMemGetInfo_v2", (size_t * free, size_t * total))           \
+  X(pointerGetAttribute, "cuPointerGetAttribute",                              \
+    (void *data, int attribute, CUdeviceptr ptr))                              \
+  X(memPrefetchAsync, "cuMemPrefetchAsync",                                    \
+    (CUdeviceptr ptr, size_t bytes, CUdevice dev, CUstream stream))            \
+  X(memAdvise, "cuMemAdvise",                                                  \
+    (CUdeviceptr ptr, size_t bytes, int advice, CUdevice dev))                 \
+  X(memcpy, "cuMemcpy", (CUdeviceptr dst, CUdeviceptr src, size_t bytes))      \
+  X(memcpyAsync, "cuMemcpyAsync",                                              \
+    (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))         \
+  X(memcpyPeer, "cuMemcpyPeer",                                                \
+    (CUdeviceptr dst, CUcontext dstContext, CUdeviceptr src,                   \
+     CUcontext srcContext, size_t bytes))                                      \
+  X(memcpy2D, "cuMemcpy2D_v2", (const CUDA_MEMCPY2D *copy))                    \
+  X(memcpy2DAsync, "cuMemcpy2DAsync_v2",                                       \
+    (const CUDA_MEMCPY2D *copy, CUstream stream))                              \
+  X(memcpy3D, "cuMemcpy3D_v2", (const CUDA_MEMCPY3D *copy))                    \
+  X(memcpy3DAsync, "cuMemcpy3DAsync_v2",                                       \
+    (const CUDA_MEMCPY3D *copy, CUstream stream))                              \
+  X(memsetD8, "cuMemsetD8_v2",                                                 \
+    (CUdeviceptr dst, unsigned char value, size_t count))                      \
+  X(memsetD8Async, "cuMemsetD8Async",                                          \
+    (CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))     \
+  X(memsetD2D8, "cuMemsetD2D8_v2",                                             \
+    (CUdeviceptr dst, size_t pitch, unsigned char value, size_t width,         \
+     size_t height))                                                           \
+  X(memsetD2D8Async, "cuMemsetD2D8Async",                                      \
+    (CUdeviceptr dst, size_t pitch, unsigned char value, size_t width,         \
+     size_t height, CUstream stream))                                          \
+  X(streamCreate, "cuStreamCreate", (CUstream * stream, unsigned flags))       \
+  X(streamCreateWithPriority, "cuStreamCreateWithPriority",                    \
+    (CUstream * stream, unsigned flags, int priority))                         \
+  X(streamDestroy, "cuStreamDestroy_v2", (CUstream stream))                    \
+  X(streamSynchronize, "cuStreamSynchronize", (CUstream stream))               \
+  X(streamQuery, "cuStreamQuery", (CUstream stream))                           \
+  X(streamGetFlags, "cuStreamGetFlags", (CUstream stream, unsigned *flags))    \
+  X(streamGetPriority, "cuStreamGetPriority", (CUstream stream, int *priority))\
+  X(streamWaitEvent, "cuStreamWaitEvent",                                      \
+    (CUstream stream, CUevent event, unsigned flags))                          \
+  X(launchHostFunc, "cuLaunchHostFunc",                                        \
+    (CUstream stream, CUhostFn fn, void *userData))                            \
+  X(eventCreate, "cuEventCreate", (CUevent * event, unsigned flags))           \
+  X(eventRecord, "cuEventRecord", (CUevent event, CUstream stream))            \
+  X(eventRecordWithFlags, "cuEventRecordWithFlags",                            \
+    (CUevent event, CUstream stream, unsigned flags))                          \
+  X(eventQuery, "cuEventQuery", (CUevent event))                               \
+  X(eventSynchronize, "cuEventSynchronize", (CUevent event))                   \
+  X(eventElapsedTime, "cuEventElapsedTime",                                    \
+    (float *ms, CUevent start, CUevent end))                                   \
+  X(eventDestroy, "cuEventDestroy_v2", (CUevent event))
+
+/// The loaded driver's entry points.
+struct DriverApi {
+#define RESPEC_DRIVER_MEMBER(MEMBER, SYMBOL, PARAMS) CUresult(*MEMBER) PARAMS;
+  RESPEC_DRIVER_FUNCTIONS(RESPEC_DRIVER_MEMBER)
+#undef RESPEC_DRIVER_MEMBER
+};
+
+/// Loads the driver library (RESPEC_CUDA_DRIVER, else libcuda.so.1) and
+/// resolves every entry point. On failure returns false and sets `reason`
+/// to a sentence fragment saying what went wrong.
+bool loadDriverApi(DriverApi &api, std::string &reason);
+
+/// The CUDA driver's name and description of `result`, for messages.
+std::string describeDriverResult(const DriverApi &api, CUresult result);
+
+} // namespace gpu
+} // namespace respec
+
+#endif // RESPEC_RUNTIME_CUDA_DRIVERAPI_H

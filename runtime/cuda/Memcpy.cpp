@@ -1,0 +1,410 @@
+//===- Memcpy.cpp - cudaMemcpy* and symbol copies on the GPU --------------===//
+//
+// Every device respec supports has unified addressing, so the driver infers
+// where each pointer lives and every copy kind becomes one cuMemcpy* call on
+// CU_MEMORYTYPE_UNIFIED pointers; the kind is only validated. The
+// synchronous forms use the driver's synchronous calls, which give
+// cudaMemcpy's documented host synchronization (pageable transfers complete
+// before returning, device-to-device copies may still run).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../common/Diagnostics.h"
+#include "../common/ModuleRegistry.h"
+#include "Context.h"
+#include "Modules.h"
+
+#include <mutex>
+#include <unordered_map>
+
+using namespace respec;
+using namespace respec::gpu;
+
+namespace {
+
+bool isValidKind(cudaMemcpyKind kind) {
+  return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault;
+}
+
+/// How a copy is ordered: `stream` null and `async` false is the legacy
+/// synchronous form; a synchronous copy on another stream (the per-thread
+/// stream of the _ptds forms) runs on that stream and waits for it.
+struct Ordering {
+  cudaStream_t stream;
+  bool async;
+};
+
+cudaError_t finishCopy(CUresult result, Ordering order, const char *call) {
+  if (result == CUDA_SUCCESS && !order.async && order.stream)
+    result = driver().streamSynchronize(toDriverStream(order.stream));
+  return checkDriver(result, call);
+}
+
+cudaError_t copyLinear(void *dst, const void *src, size_t count,
+                       cudaMemcpyKind kind, Ordering order, const char *call) {
+  if (!isValidKind(kind))
+    return reportError(cudaErrorInvalidMemcpyDirection, call, "kind %d",
+                       static_cast<int>(kind));
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess || count == 0)
+    return status;
+  if (!dst || !src)
+    return reportError(cudaErrorInvalidValue, call, "null pointer");
+  const DriverApi &api = driver();
+  CUresult result = !order.async && !order.stream
+                        ? api.memcpy(toDevicePtr(dst), toDevicePtr(src), count)
+                        : api.memcpyAsync(toDevicePtr(dst), toDevicePtr(src),
+                                          count, toDriverStream(order.stream));
+  return finishCopy(result, order, call);
+}
+
+cudaError_t copy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                   size_t width, size_t height, cudaMemcpyKind kind,
+                   Ordering order, const char *call) {
+  if (!isValidKind(kind))
+    return reportError(cudaErrorInvalidMemcpyDirection, call);
+  if (width > dpitch || width > spitch)
+    return reportError(cudaErrorInvalidPitchValue, call,
+                       "width %zu exceeds a pitch", width);
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess || width == 0 || height == 0)
+    return status;
+  if (!dst || !src)
+    return reportError(cudaErrorInvalidValue, call, "null pointer");
+  CUDA_MEMCPY2D copy{};
+  copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+  copy.srcDevice = toDevicePtr(src);
+  copy.srcPitch = spitch;
+  copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+  copy.dstDevice = toDevicePtr(dst);
+  copy.dstPitch = dpitch;
+  copy.WidthInBytes = width;
+  copy.Height = height;
+  const DriverApi &api = driver();
+  CUresult result =
+      !order.async && !order.stream
+          ? api.memcpy2D(&copy)
+          : api.memcpy2DAsync(&copy, toDriverStream(order.stream));
+  return finishCopy(result, order, call);
+}
+
+cudaError_t copy3D(const cudaMemcpy3DParms *p, Ordering order,
+                   const char *call) {
+  if (!p)
+    return reportError(cudaErrorInvalidValue, call);
+  if (p->srcArray || p->dstArray)
+    return notSupported("cudaMemcpy3D with CUDA arrays");
+  if (!isValidKind(p->kind))
+    return reportError(cudaErrorInvalidMemcpyDirection, call);
+  const cudaExtent &e = p->extent;
+  if (e.width > p->srcPtr.pitch || e.width > p->dstPtr.pitch)
+    return reportError(cudaErrorInvalidPitchValue, call);
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess || e.width == 0 || e.height == 0 || e.depth == 0)
+    return status;
+  if (!p->srcPtr.ptr || !p->dstPtr.ptr)
+    return reportError(cudaErrorInvalidValue, call, "null pointer");
+  // For linear memory, positions and the extent's width are in bytes; a
+  // pitched pointer's ysize is its slice height in rows.
+  CUDA_MEMCPY3D copy{};
+  copy.srcXInBytes = p->srcPos.x;
+  copy.srcY = p->srcPos.y;
+  copy.srcZ = p->srcPos.z;
+  copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+  copy.srcDevice = toDevicePtr(p->srcPtr.ptr);
+  copy.srcPitch = p->srcPtr.pitch;
+  copy.srcHeight = p->srcPtr.ysize ? p->srcPtr.ysize : e.height;
+  copy.dstXInBytes = p->dstPos.x;
+  copy.dstY = p->dstPos.y;
+  copy.dstZ = p->dstPos.z;
+  copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+  copy.dstDevice = toDevicePtr(p->dstPtr.ptr);
+  copy.dstPitch = p->dstPtr.pitch;
+  copy.dstHeight = p->dstPtr.ysize ? p->dstPtr.ysize : e.height;
+  copy.WidthInBytes = e.width;
+  copy.Height = e.height;
+  copy.Depth = e.depth;
+  const DriverApi &api = driver();
+  CUresult result =
+      !order.async && !order.stream
+          ? api.memcpy3D(&copy)
+          : api.memcpy3DAsync(&copy, toDriverStream(order.stream));
+  return finishCopy(result, order, call);
+}
+
+/// Device addresses handed out by cudaGetSymbolAddress, which CUDA also
+/// accepts as the symbol of the symbol copies.
+struct SymbolAddresses {
+  std::mutex mutex;
+  std::unordered_map<CUdeviceptr, size_t> sizes;
+};
+
+SymbolAddresses &symbolAddresses() {
+  static SymbolAddresses *instance = new SymbolAddresses;
+  return *instance;
+}
+
+/// The device copy of `symbol` in the current device's context.
+cudaError_t resolveSymbol(const void *symbol, const char *call,
+                          CUdeviceptr *address, size_t *bytes) {
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess)
+    return status;
+  SymbolInfo info;
+  if (!lookupSymbol(symbol, &info)) {
+    SymbolAddresses &known = symbolAddresses();
+    std::lock_guard<std::mutex> lock(known.mutex);
+    auto it = known.sizes.find(toDevicePtr(symbol));
+    if (it == known.sizes.end())
+      return reportError(cudaErrorInvalidSymbol, call,
+                         "%p is not a registered __device__/__constant__ "
+                         "variable",
+                         symbol);
+    *address = it->first;
+    *bytes = it->second;
+    return cudaSuccess;
+  }
+  if (!info.gpuModule)
+    return reportError(cudaErrorInvalidSymbol, call,
+                       "'%s' was built for the CPU; link the program with the "
+                       "CPU runtime",
+                       info.deviceName ? info.deviceName : "symbol");
+  LoadedModule *loaded = nullptr;
+  status = loadModule(info.gpuModule, call, &loaded);
+  if (status != cudaSuccess)
+    return status;
+  status = findGlobal(loaded, info.deviceName, call, address, bytes);
+  if (status != cudaSuccess)
+    return status;
+  SymbolAddresses &known = symbolAddresses();
+  std::lock_guard<std::mutex> lock(known.mutex);
+  known.sizes[*address] = *bytes;
+  return cudaSuccess;
+}
+
+/// Resolves the device copy of `symbol` for `count` bytes at `offset`.
+cudaError_t symbolRange(const void *symbol, size_t count, size_t offset,
+                        char **address, const char *call) {
+  CUdeviceptr base = 0;
+  size_t bytes = 0;
+  cudaError_t status = resolveSymbol(symbol, call, &base, &bytes);
+  if (status != cudaSuccess)
+    return status;
+  if (offset > bytes || count > bytes - offset)
+    return reportError(cudaErrorInvalidValue, call,
+                       "%zu bytes at offset %zu exceed the symbol's %zu bytes",
+                       count, offset, bytes);
+  *address = static_cast<char *>(fromDevicePtr(base)) + offset;
+  return cudaSuccess;
+}
+
+cudaError_t copyToSymbol(const void *symbol, const void *src, size_t count,
+                         size_t offset, cudaMemcpyKind kind, Ordering order,
+                         const char *call) {
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
+    return reportError(cudaErrorInvalidMemcpyDirection, call);
+  char *address = nullptr;
+  cudaError_t status = symbolRange(symbol, count, offset, &address, call);
+  if (status != cudaSuccess)
+    return status;
+  return copyLinear(address, src, count, kind, order, call);
+}
+
+cudaError_t copyFromSymbol(void *dst, const void *symbol, size_t count,
+                           size_t offset, cudaMemcpyKind kind, Ordering order,
+                           const char *call) {
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
+    return reportError(cudaErrorInvalidMemcpyDirection, call);
+  char *address = nullptr;
+  cudaError_t status = symbolRange(symbol, count, offset, &address, call);
+  if (status != cudaSuccess)
+    return status;
+  return copyLinear(dst, address, count, kind, order, call);
+}
+
+const Ordering synchronous{nullptr, false};
+const Ordering perThreadSynchronous{cudaStreamPerThread, false};
+Ordering onStream(cudaStream_t stream) { return {stream, true}; }
+Ordering onPerThreadStream(cudaStream_t stream) {
+  return {perThreadDefault(stream), true};
+}
+
+} // namespace
+
+extern "C" cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                                  enum cudaMemcpyKind kind) {
+  return copyLinear(dst, src, count, kind, synchronous, "cudaMemcpy");
+}
+
+extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                       enum cudaMemcpyKind kind,
+                                       cudaStream_t stream) {
+  return copyLinear(dst, src, count, kind, onStream(stream), "cudaMemcpyAsync");
+}
+
+extern "C" cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
+                                      int srcDevice, size_t count) {
+  const char *call = "cudaMemcpyPeer";
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess || count == 0)
+    return status;
+  if (dstDevice < 0 || dstDevice >= deviceCount() || srcDevice < 0 ||
+      srcDevice >= deviceCount())
+    return reportError(cudaErrorInvalidDevice, call);
+  CUcontext dstContext = primaryContext(dstDevice);
+  CUcontext srcContext = primaryContext(srcDevice);
+  return checkDriver(driver().memcpyPeer(toDevicePtr(dst), dstContext,
+                                         toDevicePtr(src), srcContext, count),
+                     call);
+}
+
+extern "C" cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+                                    size_t spitch, size_t width, size_t height,
+                                    enum cudaMemcpyKind kind) {
+  return copy2D(dst, dpitch, src, spitch, width, height, kind, synchronous,
+                "cudaMemcpy2D");
+}
+
+extern "C" cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch,
+                                         const void *src, size_t spitch,
+                                         size_t width, size_t height,
+                                         enum cudaMemcpyKind kind,
+                                         cudaStream_t stream) {
+  return copy2D(dst, dpitch, src, spitch, width, height, kind, onStream(stream),
+                "cudaMemcpy2DAsync");
+}
+
+extern "C" cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
+  return copy3D(p, synchronous, "cudaMemcpy3D");
+}
+
+extern "C" cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
+                                         cudaStream_t stream) {
+  return copy3D(p, onStream(stream), "cudaMemcpy3DAsync");
+}
+
+extern "C" cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
+                                          size_t count, size_t offset,
+                                          enum cudaMemcpyKind kind) {
+  return copyToSymbol(symbol, src, count, offset, kind, synchronous,
+                      "cudaMemcpyToSymbol");
+}
+
+extern "C" cudaError_t cudaMemcpyToSymbolAsync(const void *symbol,
+                                               const void *src, size_t count,
+                                               size_t offset,
+                                               enum cudaMemcpyKind kind,
+                                               cudaStream_t stream) {
+  return copyToSymbol(symbol, src, count, offset, kind, onStream(stream),
+                      "cudaMemcpyToSymbolAsync");
+}
+
+extern "C" cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol,
+                                            size_t count, size_t offset,
+                                            enum cudaMemcpyKind kind) {
+  return copyFromSymbol(dst, symbol, count, offset, kind, synchronous,
+                        "cudaMemcpyFromSymbol");
+}
+
+extern "C" cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
+                                                 size_t count, size_t offset,
+                                                 enum cudaMemcpyKind kind,
+                                                 cudaStream_t stream) {
+  return copyFromSymbol(dst, symbol, count, offset, kind, onStream(stream),
+                        "cudaMemcpyFromSymbolAsync");
+}
+
+extern "C" cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
+  if (!devPtr)
+    return reportError(cudaErrorInvalidValue, "cudaGetSymbolAddress");
+  char *address = nullptr;
+  cudaError_t status =
+      symbolRange(symbol, 0, 0, &address, "cudaGetSymbolAddress");
+  if (status == cudaSuccess)
+    *devPtr = address;
+  return status;
+}
+
+extern "C" cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
+  if (!size)
+    return reportError(cudaErrorInvalidValue, "cudaGetSymbolSize");
+  CUdeviceptr address = 0;
+  return resolveSymbol(symbol, "cudaGetSymbolSize", &address, size);
+}
+
+//===----------------------------------------------------------------------===//
+// Per-thread default stream variants (_ptds, _ptsz).
+//===----------------------------------------------------------------------===//
+
+extern "C" cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count,
+                                       enum cudaMemcpyKind kind) {
+  return copyLinear(dst, src, count, kind, perThreadSynchronous, "cudaMemcpy");
+}
+
+extern "C" cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src,
+                                            size_t count,
+                                            enum cudaMemcpyKind kind,
+                                            cudaStream_t stream) {
+  return copyLinear(dst, src, count, kind, onPerThreadStream(stream),
+                    "cudaMemcpyAsync");
+}
+
+extern "C" cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch,
+                                         const void *src, size_t spitch,
+                                         size_t width, size_t height,
+                                         enum cudaMemcpyKind kind) {
+  return copy2D(dst, dpitch, src, spitch, width, height, kind,
+                perThreadSynchronous, "cudaMemcpy2D");
+}
+
+extern "C" cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch,
+                                              const void *src, size_t spitch,
+                                              size_t width, size_t height,
+                                              enum cudaMemcpyKind kind,
+                                              cudaStream_t stream) {
+  return copy2D(dst, dpitch, src, spitch, width, height, kind,
+                onPerThreadStream(stream), "cudaMemcpy2DAsync");
+}
+
+extern "C" cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p) {
+  return copy3D(p, perThreadSynchronous, "cudaMemcpy3D");
+}
+
+extern "C" cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p,
+                                              cudaStream_t stream) {
+  return copy3D(p, onPerThreadStream(stream), "cudaMemcpy3DAsync");
+}
+
+extern "C" cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol,
+                                               const void *src, size_t count,
+                                               size_t offset,
+                                               enum cudaMemcpyKind kind) {
+  return copyToSymbol(symbol, src, count, offset, kind, perThreadSynchronous,
+                      "cudaMemcpyToSymbol");
+}
+
+extern "C" cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol,
+                                                    const void *src,
+                                                    size_t count, size_t offset,
+                                                    enum cudaMemcpyKind kind,
+                                                    cudaStream_t stream) {
+  return copyToSymbol(symbol, src, count, offset, kind,
+                      onPerThreadStream(stream), "cudaMemcpyToSymbolAsync");
+}
+
+extern "C" cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol,
+                                                 size_t count, size_t offset,
+                                                 enum cudaMemcpyKind kind) {
+  return copyFromSymbol(dst, symbol, count, offset, kind, perThreadSynchronous,
+                        "cudaMemcpyFromSymbol");
+}
+
+extern "C" cudaError_t
+cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
+                               size_t offset, enum cudaMemcpyKind kind,
+                               cudaStream_t stream) {
+  return copyFromSymbol(dst, symbol, count, offset, kind,
+                        onPerThreadStream(stream), "cudaMemcpyFromSymbolAsync");
+}

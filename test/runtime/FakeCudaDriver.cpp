@@ -1,0 +1,989 @@
+//===- FakeCudaDriver.cpp - A CUDA driver on host memory, for tests -------===//
+//
+// libfakecuda.so stands in for libcuda.so.1 (RESPEC_CUDA_DRIVER=<path>) so
+// that the GPU runtime and programs built with --target=nvptx can be tested
+// on machines without an NVIDIA GPU. It implements the driver entry points
+// the runtime loads:
+//
+//  * memory is host memory (malloc), so tests can check copies;
+//  * one device, "respec fake GPU", with sm_80-like attributes
+//    (RESPEC_FAKE_CUDA_DEVICES=N: N devices; 0 simulates a driver that finds
+//    no GPU);
+//  * modules keep their PTX text: loading fails with a JIT log unless it has
+//    an `.entry`; functions and `.global`/`.const` variables are found by
+//    name in the text, variables get zeroed host storage of their size;
+//  * streams and events run everything at once; host functions run inside
+//    cuLaunchHostFunc;
+//  * cuLaunchKernel cannot run PTX: it learns each parameter's size from the
+//    entry's `.param` list and, when RESPEC_FAKE_CUDA_LOG names a file,
+//    appends one line per launch:
+//      launch NAME grid=X,Y,Z block=X,Y,Z shared=N params=P0,P1,...
+//    where each Pi is the parameter's bytes in memory order (little-endian
+//    values: least significant byte first), two hex digits per byte.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../../runtime/cuda/DriverApi.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace respec::gpu;
+
+namespace {
+
+enum class MemoryKind { Device, Host, Managed, Registered };
+
+struct Allocation {
+  size_t size;
+  MemoryKind kind;
+  unsigned flags;
+};
+
+struct FakeFunction {
+  std::string name;
+  std::vector<size_t> paramSizes;
+  int maxDynamicShared = 0;
+  int carveout = -1;
+};
+
+struct FakeModule {
+  std::string ptx;
+  std::map<std::string, std::unique_ptr<FakeFunction>> functions;
+  std::map<std::string, std::pair<void *, size_t>> globals;
+};
+
+struct FakeStream {
+  unsigned flags;
+  int priority;
+};
+
+struct FakeEvent {
+  unsigned flags;
+  bool recorded = false;
+  double timeMs = 0;
+};
+
+struct FakeContext {
+  int device;
+};
+
+struct State {
+  std::mutex mutex;
+  bool initialized = false;
+  int devices = 1;
+  std::map<char *, Allocation> allocations; // by base address
+  std::vector<std::unique_ptr<FakeContext>> contexts;
+  size_t limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 32, 0};
+  int cacheConfig = 0;
+};
+
+State &state() {
+  static State *instance = new State;
+  return *instance;
+}
+
+thread_local CUcontext currentContext = nullptr;
+
+/// The allocation that contains `ptr`, if any.
+const Allocation *findAllocation(State &s, const void *ptr,
+                                 char **base = nullptr) {
+  auto *address = static_cast<char *>(const_cast<void *>(ptr));
+  auto it = s.allocations.upper_bound(address);
+  if (it == s.allocations.begin())
+    return nullptr;
+  --it;
+  if (address >= it->first + std::max<size_t>(it->second.size, 1))
+    return nullptr;
+  if (base)
+    *base = it->first;
+  return &it->second;
+}
+
+CUresult allocate(void **ptr, size_t bytes, MemoryKind kind, unsigned flags) {
+  if (!ptr || bytes == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  // 256-byte alignment, as cuMemAlloc guarantees.
+  void *memory = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!memory)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  std::memset(memory, 0, bytes);
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.allocations[static_cast<char *>(memory)] = {bytes, kind, flags};
+  *ptr = memory;
+  return CUDA_SUCCESS;
+}
+
+CUresult release(void *ptr, MemoryKind kind) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto it = s.allocations.find(static_cast<char *>(ptr));
+  if (it == s.allocations.end() || it->second.kind != kind)
+    return CUDA_ERROR_INVALID_VALUE;
+  s.allocations.erase(it);
+  std::free(ptr);
+  return CUDA_SUCCESS;
+}
+
+/// Bytes of a PTX scalar type such as `.u64`, `.f32`, `.b8`; 0 if `token`
+/// is not one.
+size_t ptxTypeBytes(const std::string &token) {
+  if (token.size() < 3 || token[0] != '.' ||
+      std::string("usbf").find(token[1]) == std::string::npos)
+    return 0;
+  int bits = std::atoi(token.c_str() + 2);
+  if (token == ".pred")
+    return 4;
+  return bits >= 8 && bits % 8 == 0 ? size_t(bits / 8) : 0;
+}
+
+std::vector<std::string> tokens(const std::string &text) {
+  std::vector<std::string> result;
+  std::string current;
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (!current.empty())
+        result.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty())
+    result.push_back(current);
+  return result;
+}
+
+/// Size of a declaration `... .type name[N]...` given its tokens: the last
+/// scalar type's size times the array length.
+size_t declarationBytes(const std::vector<std::string> &words,
+                        size_t nameIndex) {
+  size_t element = 0;
+  for (size_t i = 0; i < nameIndex; ++i)
+    if (size_t bytes = ptxTypeBytes(words[i]))
+      element = bytes;
+  const std::string &name = words[nameIndex];
+  size_t open = name.find('[');
+  size_t count = 1;
+  if (open != std::string::npos)
+    count = std::strtoull(name.c_str() + open + 1, nullptr, 10);
+  return element * count;
+}
+
+/// The bare name of a declared identifier token (`x[20];` -> `x`).
+std::string identifierOf(const std::string &token) {
+  size_t end = token.find_first_of("[;=,)");
+  return token.substr(0, end);
+}
+
+/// Finds `.entry NAME(` in `ptx` and returns the position after the `(`.
+size_t findEntry(const std::string &ptx, const char *name) {
+  std::string key = std::string(".entry ") + name;
+  for (size_t at = ptx.find(key); at != std::string::npos;
+       at = ptx.find(key, at + 1)) {
+    size_t next = at + key.size();
+    while (next < ptx.size() && (ptx[next] == ' ' || ptx[next] == '\t' ||
+                                 ptx[next] == '\n' || ptx[next] == '\r'))
+      ++next;
+    if (next < ptx.size() && ptx[next] == '(')
+      return next + 1;
+  }
+  return std::string::npos;
+}
+
+/// The sizes of the parameters in an entry's `.param` list.
+std::vector<size_t> parseParams(const std::string &ptx, size_t start) {
+  std::vector<size_t> sizes;
+  size_t end = ptx.find(')', start);
+  std::string list = ptx.substr(start, end - start);
+  size_t from = 0;
+  while (from < list.size()) {
+    size_t comma = list.find(',', from);
+    if (comma == std::string::npos)
+      comma = list.size();
+    std::vector<std::string> words = tokens(list.substr(from, comma - from));
+    if (!words.empty() && words[0] == ".param")
+      sizes.push_back(declarationBytes(words, words.size() - 1));
+    from = comma + 1;
+  }
+  return sizes;
+}
+
+/// Finds a `.global` or `.const` declaration of `name`; its size or 0.
+size_t findGlobalDeclaration(const std::string &ptx, const char *name) {
+  size_t lineStart = 0;
+  while (lineStart < ptx.size()) {
+    size_t lineEnd = ptx.find('\n', lineStart);
+    if (lineEnd == std::string::npos)
+      lineEnd = ptx.size();
+    std::vector<std::string> words =
+        tokens(ptx.substr(lineStart, lineEnd - lineStart));
+    bool isVariable = false;
+    for (size_t i = 0; i < words.size(); ++i) {
+      if (words[i] == ".global" || words[i] == ".const")
+        isVariable = true;
+      else if (isVariable && identifierOf(words[i]) == name &&
+               words[i][0] != '.')
+        return declarationBytes(words, i);
+    }
+    lineStart = lineEnd + 1;
+  }
+  return 0;
+}
+
+double nowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void appendLaunchLog(const FakeFunction &f, const unsigned grid[3],
+                     const unsigned block[3], unsigned shared, void **params) {
+  const char *path = std::getenv("RESPEC_FAKE_CUDA_LOG");
+  if (!path || !path[0])
+    return;
+  std::string line = "launch " + f.name;
+  char buffer[128];
+  std::snprintf(buffer, sizeof(buffer),
+                " grid=%u,%u,%u block=%u,%u,%u shared=%u params=", grid[0],
+                grid[1], grid[2], block[0], block[1], block[2], shared);
+  line += buffer;
+  for (size_t i = 0; i < f.paramSizes.size(); ++i) {
+    if (i)
+      line += ',';
+    const auto *bytes = static_cast<const unsigned char *>(params[i]);
+    for (size_t b = 0; b < f.paramSizes[i]; ++b) {
+      std::snprintf(buffer, sizeof(buffer), "%02x", bytes[b]);
+      line += buffer;
+    }
+  }
+  line += '\n';
+  static std::mutex logMutex;
+  std::lock_guard<std::mutex> lock(logMutex);
+  if (FILE *log = std::fopen(path, "a")) {
+    std::fputs(line.c_str(), log);
+    std::fclose(log);
+  }
+}
+
+/// One plane of a 2D/3D copy's source or destination.
+char *copyBase(int memoryType, const void *host, CUdeviceptr device) {
+  return memoryType == CU_MEMORYTYPE_HOST
+             ? static_cast<char *>(const_cast<void *>(host))
+             : reinterpret_cast<char *>(device);
+}
+
+bool isValidContext() { return currentContext != nullptr; }
+
+} // namespace
+
+extern "C" {
+
+CUresult cuInit(unsigned flags) {
+  if (flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  const char *devices = std::getenv("RESPEC_FAKE_CUDA_DEVICES");
+  s.devices = devices && devices[0] ? std::atoi(devices) : 1;
+  if (s.devices <= 0)
+    return CUDA_ERROR_NO_DEVICE;
+  for (int i = 0; i < s.devices; ++i)
+    s.contexts.push_back(std::make_unique<FakeContext>(FakeContext{i}));
+  s.initialized = true;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDriverGetVersion(int *version) {
+  if (!version)
+    return CUDA_ERROR_INVALID_VALUE;
+  *version = 13000;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  switch (error) {
+  case CUDA_SUCCESS:
+    *name = "CUDA_SUCCESS";
+    break;
+  case CUDA_ERROR_INVALID_VALUE:
+    *name = "CUDA_ERROR_INVALID_VALUE";
+    break;
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    *name = "CUDA_ERROR_OUT_OF_MEMORY";
+    break;
+  case CUDA_ERROR_NO_DEVICE:
+    *name = "CUDA_ERROR_NO_DEVICE";
+    break;
+  case CUDA_ERROR_INVALID_PTX:
+    *name = "CUDA_ERROR_INVALID_PTX";
+    break;
+  case CUDA_ERROR_INVALID_HANDLE:
+    *name = "CUDA_ERROR_INVALID_HANDLE";
+    break;
+  case CUDA_ERROR_NOT_FOUND:
+    *name = "CUDA_ERROR_NOT_FOUND";
+    break;
+  default:
+    *name = "CUDA_ERROR_UNKNOWN";
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult error, const char **text) {
+  *text = error == CUDA_SUCCESS ? "no error" : "fake driver error";
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int *count) {
+  if (!state().initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  *count = state().devices;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  if (ordinal < 0 || ordinal >= state().devices)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *device = ordinal;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int length, CUdevice device) {
+  if (device < 0 || device >= state().devices)
+    return CUDA_ERROR_INVALID_DEVICE;
+  std::snprintf(name, length, "respec fake GPU");
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice device) {
+  if (device < 0 || device >= state().devices)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *bytes = size_t(16) << 30;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice device) {
+  if (device < 0 || device >= state().devices)
+    return CUDA_ERROR_INVALID_DEVICE;
+  // An sm_80 part with 108 multiprocessors.
+  switch (attribute) {
+  case 1:
+    *value = 1024;
+    break; // max threads per block
+  case 2:
+  case 3:
+    *value = 1024;
+    break; // max block dim x, y
+  case 4:
+    *value = 64;
+    break; // max block dim z
+  case 5:
+    *value = 2147483647;
+    break; // max grid dim x
+  case 6:
+  case 7:
+    *value = 65535;
+    break; // max grid dim y, z
+  case 8:
+    *value = 49152;
+    break; // shared memory per block
+  case 9:
+    *value = 65536;
+    break; // constant memory
+  case 10:
+    *value = 32;
+    break; // warp size
+  case 11:
+    *value = 2147483647;
+    break; // max pitch
+  case 12:
+    *value = 65536;
+    break; // registers per block
+  case 13:
+    *value = 1410000;
+    break; // clock rate (kHz)
+  case 14:
+    *value = 512;
+    break; // texture alignment
+  case 16:
+    *value = 108;
+    break; // multiprocessors
+  case 19:
+    *value = 1;
+    break; // can map host memory
+  case 31:
+    *value = 1;
+    break; // concurrent kernels
+  case 36:
+    *value = 1215000;
+    break; // memory clock rate (kHz)
+  case 37:
+    *value = 5120;
+    break; // memory bus width
+  case 38:
+    *value = 40 << 20;
+    break; // L2 cache
+  case 39:
+    *value = 2048;
+    break; // threads per multiprocessor
+  case 40:
+    *value = 2;
+    break; // async engines
+  case 41:
+    *value = 1;
+    break; // unified addressing
+  case 75:
+    *value = 8;
+    break; // compute capability major
+  case 76:
+    *value = 0;
+    break; // compute capability minor
+  case 81:
+    *value = 167936;
+    break; // shared memory per SM
+  case 82:
+    *value = 65536;
+    break; // registers per SM
+  case 83:
+    *value = 1;
+    break; // managed memory
+  case 97:
+    *value = 101376;
+    break; // shared memory opt-in
+  case 106:
+    *value = 32;
+    break; // blocks per SM
+  case 111:
+    *value = 1024;
+    break; // reserved shared memory
+  default:
+    *value = 0;
+    break;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice device) {
+  State &s = state();
+  if (device < 0 || device >= s.devices)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *context = reinterpret_cast<CUcontext>(s.contexts[device].get());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice, unsigned flags) {
+  return flags & ~0x1fu ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext context) {
+  currentContext = context;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize() {
+  return isValidContext() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+CUresult cuCtxGetLimit(size_t *value, int limit) {
+  if (limit < 0 || limit > 6)
+    return CUDA_ERROR_INVALID_VALUE;
+  *value = state().limits[limit];
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetLimit(int limit, size_t value) {
+  if (limit < 0 || limit > 6)
+    return CUDA_ERROR_INVALID_VALUE;
+  state().limits[limit] = value;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetCacheConfig(int *config) {
+  *config = state().cacheConfig;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCacheConfig(int config) {
+  state().cacheConfig = config;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest) {
+  if (least)
+    *least = 0;
+  if (greatest)
+    *greatest = -5;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+                            unsigned numOptions, int *options, void **values) {
+  if (!isValidContext())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  std::string ptx(static_cast<const char *>(image));
+  if (ptx.find(".entry") == std::string::npos) {
+    char *log = nullptr;
+    size_t logBytes = 0;
+    for (unsigned i = 0; i < numOptions; ++i) {
+      if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
+        log = static_cast<char *>(values[i]);
+      else if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+        logBytes = reinterpret_cast<uintptr_t>(values[i]);
+    }
+    if (log && logBytes)
+      std::snprintf(log, logBytes,
+                    "ptxas fatal   : fake driver: the PTX has no .entry");
+    return CUDA_ERROR_INVALID_PTX;
+  }
+  auto *loaded = new FakeModule;
+  loaded->ptx = std::move(ptx);
+  *module = reinterpret_cast<CUmodule>(loaded);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleUnload(CUmodule module) {
+  delete reinterpret_cast<FakeModule *>(module);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
+                             const char *name) {
+  auto *m = reinterpret_cast<FakeModule *>(module);
+  if (!m || !name)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::unique_ptr<FakeFunction> &slot = m->functions[name];
+  if (!slot) {
+    size_t params = findEntry(m->ptx, name);
+    if (params == std::string::npos) {
+      m->functions.erase(name);
+      return CUDA_ERROR_NOT_FOUND;
+    }
+    slot = std::make_unique<FakeFunction>();
+    slot->name = name;
+    slot->paramSizes = parseParams(m->ptx, params);
+  }
+  *function = reinterpret_cast<CUfunction>(slot.get());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *address, size_t *bytes,
+                              CUmodule module, const char *name) {
+  auto *m = reinterpret_cast<FakeModule *>(module);
+  if (!m || !name)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto it = m->globals.find(name);
+  if (it == m->globals.end()) {
+    size_t size = findGlobalDeclaration(m->ptx, name);
+    if (!size)
+      return CUDA_ERROR_NOT_FOUND;
+    void *storage = nullptr;
+    CUresult result = allocate(&storage, size, MemoryKind::Device, 0);
+    if (result != CUDA_SUCCESS)
+      return result;
+    it = m->globals.emplace(name, std::make_pair(storage, size)).first;
+  }
+  if (address)
+    *address = reinterpret_cast<CUdeviceptr>(it->second.first);
+  if (bytes)
+    *bytes = it->second.second;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int *value, int attribute, CUfunction function) {
+  auto *f = reinterpret_cast<FakeFunction *>(function);
+  if (!f)
+    return CUDA_ERROR_INVALID_HANDLE;
+  switch (attribute) {
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *value = 1024;
+    break;
+  case CU_FUNC_ATTRIBUTE_NUM_REGS:
+    *value = 32;
+    break;
+  case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+    *value = 80;
+    break;
+  case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
+    *value = 80;
+    break;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+    *value = f->maxDynamicShared;
+    break;
+  case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+    *value = f->carveout;
+    break;
+  default:
+    *value = 0;
+    break;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction function, int attribute, int value) {
+  auto *f = reinterpret_cast<FakeFunction *>(function);
+  if (!f)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+    if (value < 0 || value > 101376)
+      return CUDA_ERROR_INVALID_VALUE;
+    f->maxDynamicShared = value;
+  } else if (attribute == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
+    f->carveout = value;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetCacheConfig(CUfunction function, int) {
+  return function ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY,
+                        unsigned gridZ, unsigned blockX, unsigned blockY,
+                        unsigned blockZ, unsigned sharedBytes, CUstream,
+                        void **params, void **extra) {
+  auto *f = reinterpret_cast<FakeFunction *>(function);
+  if (!f || extra)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!isValidContext())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  // The real driver refuses more than 48 KiB without the kernel's opt-in.
+  if (sharedBytes > 49152 && int(sharedBytes) > f->maxDynamicShared)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!f->paramSizes.empty() && !params)
+    return CUDA_ERROR_INVALID_VALUE;
+  const unsigned grid[3] = {gridX, gridY, gridZ};
+  const unsigned block[3] = {blockX, blockY, blockZ};
+  appendLaunchLog(*f, grid, block, sharedBytes, params);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *blocks, CUfunction function, int blockSize, size_t, unsigned) {
+  if (!function || blockSize <= 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  int warps = (blockSize + 31) / 32;
+  *blocks = std::min(32, 64 / warps);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *bytes, CUfunction,
+                                                 int numBlocks, int) {
+  *bytes = std::min<size_t>(101376, 167936 / size_t(numBlocks));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
+  if (!isValidContext())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  return allocate(reinterpret_cast<void **>(ptr), bytes, MemoryKind::Device, 0);
+}
+
+CUresult cuMemAllocPitch_v2(CUdeviceptr *ptr, size_t *pitch, size_t width,
+                            size_t height, unsigned elementSize) {
+  if (elementSize != 4 && elementSize != 8 && elementSize != 16)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pitch = (width + 511) / 512 * 512;
+  return allocate(reinterpret_cast<void **>(ptr), *pitch * height,
+                  MemoryKind::Device, 0);
+}
+
+CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  return release(reinterpret_cast<void *>(ptr), MemoryKind::Device);
+}
+
+CUresult cuMemAllocHost_v2(void **ptr, size_t bytes) {
+  return allocate(ptr, bytes, MemoryKind::Host, 0);
+}
+
+CUresult cuMemHostAlloc(void **ptr, size_t bytes, unsigned flags) {
+  return allocate(ptr, bytes, MemoryKind::Host, flags);
+}
+
+CUresult cuMemFreeHost(void *ptr) { return release(ptr, MemoryKind::Host); }
+
+CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t bytes, unsigned flags) {
+  return allocate(reinterpret_cast<void **>(ptr), bytes, MemoryKind::Managed,
+                  flags);
+}
+
+CUresult cuMemHostRegister_v2(void *ptr, size_t bytes, unsigned flags) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (findAllocation(s, ptr) ||
+      findAllocation(s, static_cast<char *>(ptr) + bytes - 1))
+    return 712; // CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
+  s.allocations[static_cast<char *>(ptr)] = {bytes, MemoryKind::Registered,
+                                             flags};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostUnregister(void *ptr) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto it = s.allocations.find(static_cast<char *>(ptr));
+  if (it == s.allocations.end() || it->second.kind != MemoryKind::Registered)
+    return 713; // CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED
+  s.allocations.erase(it);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *device, void *host,
+                                      unsigned) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  const Allocation *found = findAllocation(s, host);
+  if (!found || (found->kind != MemoryKind::Host &&
+                 found->kind != MemoryKind::Registered))
+    return CUDA_ERROR_INVALID_VALUE;
+  *device = reinterpret_cast<CUdeviceptr>(host);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostGetFlags(unsigned *flags, void *host) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  const Allocation *found = findAllocation(s, host);
+  if (!found || found->kind != MemoryKind::Host)
+    return CUDA_ERROR_INVALID_VALUE;
+  *flags = found->flags;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
+  *total = size_t(16) << 30;
+  *free = size_t(15) << 30;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  const Allocation *found = findAllocation(s, reinterpret_cast<void *>(ptr));
+  if (!found)
+    return CUDA_ERROR_INVALID_VALUE;
+  bool isHost =
+      found->kind == MemoryKind::Host || found->kind == MemoryKind::Registered;
+  switch (attribute) {
+  case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+    *static_cast<unsigned *>(data) =
+        isHost ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    return CUDA_SUCCESS;
+  case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+    *static_cast<unsigned *>(data) = found->kind == MemoryKind::Managed;
+    return CUDA_SUCCESS;
+  case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+    *static_cast<int *>(data) = 0;
+    return CUDA_SUCCESS;
+  case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+    *static_cast<CUdeviceptr *>(data) = ptr;
+    return CUDA_SUCCESS;
+  case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+    if (found->kind == MemoryKind::Device)
+      return CUDA_ERROR_INVALID_VALUE;
+    *static_cast<void **>(data) = reinterpret_cast<void *>(ptr);
+    return CUDA_SUCCESS;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+CUresult cuMemPrefetchAsync(CUdeviceptr, size_t, CUdevice, CUstream) {
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAdvise(CUdeviceptr, size_t, int, CUdevice) {
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+  std::memmove(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
+               bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                       CUstream) {
+  return cuMemcpy(dst, src, bytes);
+}
+
+CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext, CUdeviceptr src, CUcontext,
+                      size_t bytes) {
+  return cuMemcpy(dst, src, bytes);
+}
+
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) {
+  if (p->srcArray || p->dstArray)
+    return CUDA_ERROR_INVALID_VALUE;
+  char *src = copyBase(p->srcMemoryType, p->srcHost, p->srcDevice);
+  char *dst = copyBase(p->dstMemoryType, p->dstHost, p->dstDevice);
+  size_t srcSlice = p->srcPitch * p->srcHeight;
+  size_t dstSlice = p->dstPitch * p->dstHeight;
+  for (size_t z = 0; z < p->Depth; ++z)
+    for (size_t y = 0; y < p->Height; ++y)
+      std::memmove(dst + (p->dstZ + z) * dstSlice +
+                       (p->dstY + y) * p->dstPitch + p->dstXInBytes,
+                   src + (p->srcZ + z) * srcSlice +
+                       (p->srcY + y) * p->srcPitch + p->srcXInBytes,
+                   p->WidthInBytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream) {
+  return cuMemcpy3D_v2(p);
+}
+
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) {
+  if (p->srcArray || p->dstArray || p->WidthInBytes > p->srcPitch ||
+      p->WidthInBytes > p->dstPitch)
+    return CUDA_ERROR_INVALID_VALUE;
+  CUDA_MEMCPY3D copy{};
+  copy.srcXInBytes = p->srcXInBytes;
+  copy.srcY = p->srcY;
+  copy.srcMemoryType = p->srcMemoryType;
+  copy.srcHost = p->srcHost;
+  copy.srcDevice = p->srcDevice;
+  copy.srcPitch = p->srcPitch;
+  copy.srcHeight = p->Height;
+  copy.dstXInBytes = p->dstXInBytes;
+  copy.dstY = p->dstY;
+  copy.dstMemoryType = p->dstMemoryType;
+  copy.dstHost = p->dstHost;
+  copy.dstDevice = p->dstDevice;
+  copy.dstPitch = p->dstPitch;
+  copy.dstHeight = p->Height;
+  copy.WidthInBytes = p->WidthInBytes;
+  copy.Height = p->Height;
+  copy.Depth = 1;
+  return cuMemcpy3D_v2(&copy);
+}
+
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream) {
+  return cuMemcpy2D_v2(p);
+}
+
+CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char value,
+                         size_t width, size_t height) {
+  for (size_t row = 0; row < height; ++row)
+    std::memset(reinterpret_cast<char *>(dst) + row * pitch, value, width);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char value,
+                           size_t width, size_t height, CUstream) {
+  return cuMemsetD2D8_v2(dst, pitch, value, width, height);
+}
+
+CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {
+  return cuMemsetD2D8_v2(dst, count, value, count, 1);
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count,
+                         CUstream) {
+  return cuMemsetD8_v2(dst, value, count);
+}
+
+CUresult cuStreamCreateWithPriority(CUstream *stream, unsigned flags,
+                                    int priority) {
+  if (flags & ~1u)
+    return CUDA_ERROR_INVALID_VALUE;
+  *stream = reinterpret_cast<CUstream>(
+      new FakeStream{flags, std::max(-5, std::min(0, priority))});
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
+  return cuStreamCreateWithPriority(stream, flags, 0);
+}
+
+/// The fake's streams: null, CU_STREAM_LEGACY (1), CU_STREAM_PER_THREAD (2)
+/// or one it created.
+static FakeStream *fakeStream(CUstream stream) {
+  static FakeStream defaultStream{0, 0};
+  auto value = reinterpret_cast<uintptr_t>(stream);
+  return value <= 2 ? &defaultStream : reinterpret_cast<FakeStream *>(stream);
+}
+
+CUresult cuStreamDestroy_v2(CUstream stream) {
+  if (reinterpret_cast<uintptr_t>(stream) <= 2)
+    return CUDA_ERROR_INVALID_HANDLE;
+  delete reinterpret_cast<FakeStream *>(stream);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamQuery(CUstream) { return CUDA_SUCCESS; }
+
+CUresult cuStreamGetFlags(CUstream stream, unsigned *flags) {
+  *flags = fakeStream(stream)->flags;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetPriority(CUstream stream, int *priority) {
+  *priority = fakeStream(stream)->priority;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamWaitEvent(CUstream, CUevent event, unsigned) {
+  return event ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuLaunchHostFunc(CUstream, CUhostFn fn, void *userData) {
+  fn(userData);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventCreate(CUevent *event, unsigned flags) {
+  *event = reinterpret_cast<CUevent>(new FakeEvent{flags});
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecord(CUevent event, CUstream) {
+  auto *e = reinterpret_cast<FakeEvent *>(event);
+  if (!e)
+    return CUDA_ERROR_INVALID_HANDLE;
+  e->recorded = true;
+  e->timeMs = nowMs();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecordWithFlags(CUevent event, CUstream stream, unsigned) {
+  return cuEventRecord(event, stream);
+}
+
+CUresult cuEventQuery(CUevent event) {
+  return event ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuEventSynchronize(CUevent event) { return cuEventQuery(event); }
+
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
+  auto *first = reinterpret_cast<FakeEvent *>(start);
+  auto *last = reinterpret_cast<FakeEvent *>(end);
+  if (!first || !last || !first->recorded || !last->recorded ||
+      ((first->flags | last->flags) & 2)) // CU_EVENT_DISABLE_TIMING
+    return CUDA_ERROR_INVALID_HANDLE;
+  *ms = static_cast<float>(last->timeMs - first->timeMs);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy_v2(CUevent event) {
+  if (!event)
+    return CUDA_ERROR_INVALID_HANDLE;
+  delete reinterpret_cast<FakeEvent *>(event);
+  return CUDA_SUCCESS;
+}
+
+} // extern "C"
