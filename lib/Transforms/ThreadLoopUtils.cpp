@@ -55,6 +55,20 @@ Value mlir::respec::buildThreadCount(OpBuilder &builder, Location loc,
   return count;
 }
 
+Value mlir::respec::cloneComputation(
+    OpBuilder &builder, Value value, IRMapping &mapping,
+    llvm::function_ref<bool(Value)> available) {
+  if (available(value))
+    return value;
+  if (Value done = mapping.lookupOrNull(value))
+    return done;
+  Operation *def = value.getDefiningOp();
+  for (Value operand : def->getOperands())
+    cloneComputation(builder, operand, mapping, available);
+  Operation *copy = builder.clone(*def, mapping);
+  return copy->getResult(cast<OpResult>(value).getResultNumber());
+}
+
 Value mlir::respec::buildLinearThreadId(OpBuilder &builder, Location loc,
                                         scf::ParallelOp loop, ValueRange ivs) {
   Value linear = ivs.front();

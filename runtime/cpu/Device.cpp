@@ -1,8 +1,8 @@
 //===- Device.cpp - Device management, attributes, limits, versions -------===//
 
 #include "../common/Diagnostics.h"
-#include "DeviceProperties.h"
 #include "../common/LegacyDeviceProp.h"
+#include "DeviceProperties.h"
 #include "WorkQueue.h"
 
 #include <atomic>
@@ -34,7 +34,6 @@ DeviceLimits &limits() {
 }
 
 std::atomic<int> deviceCacheConfig{cudaFuncCachePreferNone};
-std::atomic<int> deviceSharedMemConfig{cudaSharedMemBankSizeFourByte};
 std::atomic<unsigned> deviceFlags{cudaDeviceScheduleAuto};
 
 bool isValidDevice(int device) { return device == 0; }
@@ -336,44 +335,9 @@ extern "C" cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config) {
   return cudaSuccess;
 }
 
-extern "C" cudaError_t
-cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *config) {
-  if (!config)
-    return reportError(cudaErrorInvalidValue, "cudaDeviceGetSharedMemConfig");
-  *config = static_cast<cudaSharedMemConfig>(deviceSharedMemConfig.load());
-  return cudaSuccess;
-}
-
-extern "C" cudaError_t
-cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {
-  if (config < cudaSharedMemBankSizeDefault ||
-      config > cudaSharedMemBankSizeEightByte)
-    return reportError(cudaErrorInvalidValue, "cudaDeviceSetSharedMemConfig");
-  deviceSharedMemConfig = config;
-  return cudaSuccess;
-}
-
-extern "C" cudaError_t cudaGetLastError(void) {
-  return takeLastError(/*clear=*/true);
-}
-
-extern "C" cudaError_t cudaPeekAtLastError(void) {
-  return takeLastError(/*clear=*/false);
-}
-
 extern "C" cudaError_t cudaDriverGetVersion(int *driverVersion) {
   if (!driverVersion)
     return reportError(cudaErrorInvalidValue, "cudaDriverGetVersion");
   *driverVersion = CUDART_VERSION;
   return cudaSuccess;
 }
-
-extern "C" cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
-  if (!runtimeVersion)
-    return reportError(cudaErrorInvalidValue, "cudaRuntimeGetVersion");
-  *runtimeVersion = CUDART_VERSION;
-  return cudaSuccess;
-}
-
-extern "C" cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
-extern "C" cudaError_t cudaProfilerStop(void) { return cudaSuccess; }

@@ -1,5 +1,6 @@
 //===- Launch.cpp - Kernel launches, function attributes, occupancy -------===//
 
+#include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "../common/LaunchChecks.h"
 #include "../common/ModuleRegistry.h"
@@ -65,26 +66,6 @@ cudaError_t findKernel(const void *func, const char *call,
   return respec::findKernel(func, KernelTarget::Cpu, call, kernel);
 }
 
-cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
-                         size_t sharedMem, cudaStream_t stream,
-                         const char *call) {
-  const KernelInfo *kernel = nullptr;
-  cudaError_t status = findKernel(func, call, &kernel);
-  if (status != cudaSuccess)
-    return status;
-  status = validateLaunch(deviceProperties(), *kernel, grid, block, sharedMem,
-                          args, call);
-  if (status != cudaSuccess)
-    return status;
-  const respec_kernel_entry &entry = *kernel->entry;
-  auto arguments = std::make_shared<KernelArguments>(entry, args);
-  respec_launch_fn launch = entry.launch;
-  return enqueueOnStream(stream, call, [=] {
-    launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
-           arguments->data());
-  });
-}
-
 /// Resident blocks of `blockSize` threads using `sharedBytes` of shared
 /// memory per block on one multiprocessor of an sm_80 GPU.
 int residentBlocksPerMultiprocessor(int blockSize, size_t sharedBytes) {
@@ -104,21 +85,27 @@ int residentBlocksPerMultiprocessor(int blockSize, size_t sharedBytes) {
 
 } // namespace
 
-extern "C" cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim,
-                                        dim3 blockDim, void **args,
-                                        size_t sharedMem, cudaStream_t stream) {
-  return launchKernel(func, gridDim, blockDim, args, sharedMem, stream,
-                      "cudaLaunchKernel");
-}
-
-extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
-                                           const void *func, void **args) {
-  const char *call = "cudaLaunchKernelEx";
-  cudaError_t status = checkLaunchAttributes(config, call);
+cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
+                                 void **args, size_t sharedMem,
+                                 cudaStream_t stream, const char *call) {
+  const KernelInfo *kernel = nullptr;
+  // Spelled out: in namespace respec, respec::findKernel hides the
+  // file's CPU-target shorthand.
+  cudaError_t status =
+      respec::findKernel(func, KernelTarget::Cpu, call, &kernel);
   if (status != cudaSuccess)
     return status;
-  return launchKernel(func, config->gridDim, config->blockDim, args,
-                      config->dynamicSmemBytes, config->stream, call);
+  status = validateLaunch(deviceProperties(), *kernel, grid, block, sharedMem,
+                          args, call);
+  if (status != cudaSuccess)
+    return status;
+  const respec_kernel_entry &entry = *kernel->entry;
+  auto arguments = std::make_shared<KernelArguments>(entry, args);
+  respec_launch_fn launch = entry.launch;
+  return enqueueOnStream(stream, call, [=] {
+    launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
+           arguments->data());
+  });
 }
 
 extern "C" cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "../common/ModuleRegistry.h"
 #include "Allocations.h"
@@ -63,9 +64,11 @@ cudaError_t submitCopy(const PitchedCopy &copy, cudaStream_t stream, bool wait,
                       : enqueueOnStream(stream, call, work);
 }
 
-cudaError_t copyLinear(void *dst, const void *src, size_t count,
-                       cudaMemcpyKind kind, cudaStream_t stream, bool wait,
-                       const char *call) {
+} // namespace
+
+cudaError_t respec::copyLinear(void *dst, const void *src, size_t count,
+                               cudaMemcpyKind kind, Ordering order,
+                               const char *call) {
   if (!isValidKind(kind))
     return reportError(cudaErrorInvalidMemcpyDirection, call, "kind %d",
                        static_cast<int>(kind));
@@ -80,12 +83,13 @@ cudaError_t copyLinear(void *dst, const void *src, size_t count,
                    count,
                    1,
                    1};
-  return submitCopy(copy, stream, wait, call);
+  return submitCopy(copy, order.stream, !order.async, call);
 }
 
-cudaError_t copy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
-                   size_t width, size_t height, cudaMemcpyKind kind,
-                   cudaStream_t stream, bool wait, const char *call) {
+cudaError_t respec::copy2D(void *dst, size_t dpitch, const void *src,
+                           size_t spitch, size_t width, size_t height,
+                           cudaMemcpyKind kind, Ordering order,
+                           const char *call) {
   if (!isValidKind(kind))
     return reportError(cudaErrorInvalidMemcpyDirection, call);
   if (width > dpitch || width > spitch)
@@ -102,11 +106,11 @@ cudaError_t copy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                    width,
                    height,
                    1};
-  return submitCopy(copy, stream, wait, call);
+  return submitCopy(copy, order.stream, !order.async, call);
 }
 
-cudaError_t copy3D(const cudaMemcpy3DParms *p, cudaStream_t stream, bool wait,
-                   const char *call) {
+cudaError_t respec::copy3D(const cudaMemcpy3DParms *p, Ordering order,
+                           const char *call) {
   if (!p)
     return reportError(cudaErrorInvalidValue, call);
   if (p->srcArray || p->dstArray)
@@ -131,12 +135,11 @@ cudaError_t copy3D(const cudaMemcpy3DParms *p, cudaStream_t stream, bool wait,
               p->dstPos.y * p->dstPtr.pitch + p->dstPos.x;
   PitchedCopy copy{dst,      p->dstPtr.pitch, dstSlice, src,    p->srcPtr.pitch,
                    srcSlice, e.width,         e.height, e.depth};
-  return submitCopy(copy, stream, wait, call);
+  return submitCopy(copy, order.stream, !order.async, call);
 }
 
-/// Resolves the device copy of `symbol` for `count` bytes at `offset`.
-cudaError_t symbolRange(const void *symbol, size_t count, size_t offset,
-                        char **address, const char *call) {
+cudaError_t respec::symbolRange(const void *symbol, size_t count, size_t offset,
+                                char **address, const char *call) {
   SymbolInfo info;
   if (!lookupSymbol(symbol, &info))
     return reportError(cudaErrorInvalidSymbol, call,
@@ -156,118 +159,12 @@ cudaError_t symbolRange(const void *symbol, size_t count, size_t offset,
   return cudaSuccess;
 }
 
-cudaError_t copyToSymbol(const void *symbol, const void *src, size_t count,
-                         size_t offset, cudaMemcpyKind kind,
-                         cudaStream_t stream, bool wait, const char *call) {
-  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
-      kind != cudaMemcpyDefault)
-    return reportError(cudaErrorInvalidMemcpyDirection, call);
-  char *address = nullptr;
-  cudaError_t status = symbolRange(symbol, count, offset, &address, call);
-  if (status != cudaSuccess)
-    return status;
-  return copyLinear(address, src, count, kind, stream, wait, call);
-}
-
-cudaError_t copyFromSymbol(void *dst, const void *symbol, size_t count,
-                           size_t offset, cudaMemcpyKind kind,
-                           cudaStream_t stream, bool wait, const char *call) {
-  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
-      kind != cudaMemcpyDefault)
-    return reportError(cudaErrorInvalidMemcpyDirection, call);
-  char *address = nullptr;
-  cudaError_t status = symbolRange(symbol, count, offset, &address, call);
-  if (status != cudaSuccess)
-    return status;
-  return copyLinear(dst, address, count, kind, stream, wait, call);
-}
-
-} // namespace
-
-extern "C" cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
-                                  enum cudaMemcpyKind kind) {
-  return copyLinear(dst, src, count, kind, nullptr, true, "cudaMemcpy");
-}
-
-extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
-                                       enum cudaMemcpyKind kind,
-                                       cudaStream_t stream) {
-  return copyLinear(dst, src, count, kind, stream, false, "cudaMemcpyAsync");
-}
-
 extern "C" cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
                                       int srcDevice, size_t count) {
   if (dstDevice != 0 || srcDevice != 0)
     return reportError(cudaErrorInvalidDevice, "cudaMemcpyPeer");
-  return copyLinear(dst, src, count, cudaMemcpyDeviceToDevice, nullptr, true,
-                    "cudaMemcpyPeer");
-}
-
-extern "C" cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
-                                    size_t spitch, size_t width, size_t height,
-                                    enum cudaMemcpyKind kind) {
-  return copy2D(dst, dpitch, src, spitch, width, height, kind, nullptr, true,
-                "cudaMemcpy2D");
-}
-
-extern "C" cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch,
-                                         const void *src, size_t spitch,
-                                         size_t width, size_t height,
-                                         enum cudaMemcpyKind kind,
-                                         cudaStream_t stream) {
-  return copy2D(dst, dpitch, src, spitch, width, height, kind, stream, false,
-                "cudaMemcpy2DAsync");
-}
-
-extern "C" cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
-  return copy3D(p, nullptr, true, "cudaMemcpy3D");
-}
-
-extern "C" cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
-                                         cudaStream_t stream) {
-  return copy3D(p, stream, false, "cudaMemcpy3DAsync");
-}
-
-extern "C" cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
-                                          size_t count, size_t offset,
-                                          enum cudaMemcpyKind kind) {
-  return copyToSymbol(symbol, src, count, offset, kind, nullptr, true,
-                      "cudaMemcpyToSymbol");
-}
-
-extern "C" cudaError_t cudaMemcpyToSymbolAsync(const void *symbol,
-                                               const void *src, size_t count,
-                                               size_t offset,
-                                               enum cudaMemcpyKind kind,
-                                               cudaStream_t stream) {
-  return copyToSymbol(symbol, src, count, offset, kind, stream, false,
-                      "cudaMemcpyToSymbolAsync");
-}
-
-extern "C" cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol,
-                                            size_t count, size_t offset,
-                                            enum cudaMemcpyKind kind) {
-  return copyFromSymbol(dst, symbol, count, offset, kind, nullptr, true,
-                        "cudaMemcpyFromSymbol");
-}
-
-extern "C" cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
-                                                 size_t count, size_t offset,
-                                                 enum cudaMemcpyKind kind,
-                                                 cudaStream_t stream) {
-  return copyFromSymbol(dst, symbol, count, offset, kind, stream, false,
-                        "cudaMemcpyFromSymbolAsync");
-}
-
-extern "C" cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
-  char *address = nullptr;
-  if (!devPtr)
-    return reportError(cudaErrorInvalidValue, "cudaGetSymbolAddress");
-  cudaError_t status =
-      symbolRange(symbol, 0, 0, &address, "cudaGetSymbolAddress");
-  if (status == cudaSuccess)
-    *devPtr = address;
-  return status;
+  return copyLinear(dst, src, count, cudaMemcpyDeviceToDevice,
+                    Ordering{nullptr, false}, "cudaMemcpyPeer");
 }
 
 extern "C" cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {

@@ -1,5 +1,6 @@
 //===- Memory.cpp - Allocation, memset and pointer queries ----------------===//
 
+#include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "Allocations.h"
 #include "Streams.h"
@@ -54,9 +55,11 @@ void fillRows(char *base, size_t pitch, int value, size_t width,
     std::memset(base + row * pitch, value, width);
 }
 
-cudaError_t memset2D(void *devPtr, size_t pitch, int value, size_t width,
-                     size_t height, cudaStream_t stream, bool wait,
-                     const char *call) {
+} // namespace
+
+cudaError_t respec::memset2D(void *devPtr, size_t pitch, int value,
+                             size_t width, size_t height, Ordering order,
+                             const char *call) {
   if (width == 0 || height == 0)
     return cudaSuccess;
   if (!devPtr || width > pitch)
@@ -64,12 +67,12 @@ cudaError_t memset2D(void *devPtr, size_t pitch, int value, size_t width,
   auto work = [=] {
     fillRows(static_cast<char *>(devPtr), pitch, value, width, height);
   };
-  return wait ? runOnStreamAndWait(stream, call, work)
-              : enqueueOnStream(stream, call, work);
+  return order.async ? enqueueOnStream(order.stream, call, work)
+                     : runOnStreamAndWait(order.stream, call, work);
 }
 
-cudaError_t memset3D(cudaPitchedPtr ptr, int value, cudaExtent extent,
-                     cudaStream_t stream, bool wait, const char *call) {
+cudaError_t respec::memset3D(cudaPitchedPtr ptr, int value, cudaExtent extent,
+                             Ordering order, const char *call) {
   if (extent.width == 0 || extent.height == 0 || extent.depth == 0)
     return cudaSuccess;
   if (!ptr.ptr || extent.width > ptr.pitch)
@@ -80,11 +83,9 @@ cudaError_t memset3D(cudaPitchedPtr ptr, int value, cudaExtent extent,
       fillRows(static_cast<char *>(ptr.ptr) + slice * sliceRows * ptr.pitch,
                ptr.pitch, value, extent.width, extent.height);
   };
-  return wait ? runOnStreamAndWait(stream, call, work)
-              : enqueueOnStream(stream, call, work);
+  return order.async ? enqueueOnStream(order.stream, call, work)
+                     : runOnStreamAndWait(order.stream, call, work);
 }
-
-} // namespace
 
 extern "C" cudaError_t cudaMalloc(void **devPtr, size_t size) {
   return allocateInto(devPtr, size, AllocationKind::Device, 0, "cudaMalloc");
@@ -247,39 +248,4 @@ extern "C" cudaError_t cudaMemAdvise(const void *, size_t,
       advice > cudaMemAdviseUnsetAccessedBy)
     return reportError(cudaErrorInvalidValue, "cudaMemAdvise");
   return cudaSuccess;
-}
-
-extern "C" cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
-  return memset2D(devPtr, count, value, count, 1, nullptr, true, "cudaMemset");
-}
-
-extern "C" cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
-                                       cudaStream_t stream) {
-  return memset2D(devPtr, count, value, count, 1, stream, false,
-                  "cudaMemsetAsync");
-}
-
-extern "C" cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value,
-                                    size_t width, size_t height) {
-  return memset2D(devPtr, pitch, value, width, height, nullptr, true,
-                  "cudaMemset2D");
-}
-
-extern "C" cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
-                                         size_t width, size_t height,
-                                         cudaStream_t stream) {
-  return memset2D(devPtr, pitch, value, width, height, stream, false,
-                  "cudaMemset2DAsync");
-}
-
-extern "C" cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr,
-                                    int value, struct cudaExtent extent) {
-  return memset3D(pitchedDevPtr, value, extent, nullptr, true, "cudaMemset3D");
-}
-
-extern "C" cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr,
-                                         int value, struct cudaExtent extent,
-                                         cudaStream_t stream) {
-  return memset3D(pitchedDevPtr, value, extent, stream, false,
-                  "cudaMemset3DAsync");
 }

@@ -2,6 +2,7 @@
 
 #include "Streams.h"
 
+#include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "WorkQueue.h"
 
@@ -75,8 +76,21 @@ int64_t steadyNowNs() {
 constexpr int leastStreamPriority = 0;
 constexpr int greatestStreamPriority = -5;
 
-cudaError_t createStream(cudaStream_t *pStream, unsigned flags, int priority,
-                         const char *call) {
+/// The ticket that completes all work submitted to `stream` so far.
+bool lastTicketOf(cudaStream_t stream, Ticket *ticket) {
+  HandleTables &t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  Stream *found = findStreamLocked(t, stream);
+  if (!found)
+    return false;
+  *ticket = found->lastTicket.load();
+  return true;
+}
+
+} // namespace
+
+cudaError_t respec::createStream(cudaStream_t *pStream, unsigned flags,
+                                 int priority, const char *call) {
   if (!pStream || (flags & ~unsigned(cudaStreamNonBlocking)))
     return reportError(cudaErrorInvalidValue, call);
   auto stream = std::make_unique<Stream>();
@@ -92,19 +106,6 @@ cudaError_t createStream(cudaStream_t *pStream, unsigned flags, int priority,
   *pStream = handle;
   return cudaSuccess;
 }
-
-/// The ticket that completes all work submitted to `stream` so far.
-bool lastTicketOf(cudaStream_t stream, Ticket *ticket) {
-  HandleTables &t = tables();
-  std::lock_guard<std::mutex> lock(t.mutex);
-  Stream *found = findStreamLocked(t, stream);
-  if (!found)
-    return false;
-  *ticket = found->lastTicket.load();
-  return true;
-}
-
-} // namespace
 
 namespace respec {
 namespace cpu {
@@ -157,21 +158,6 @@ cudaError_t runOnStreamAndWait(cudaStream_t stream, const char *call,
 //===----------------------------------------------------------------------===//
 // Streams
 //===----------------------------------------------------------------------===//
-
-extern "C" cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
-  return createStream(pStream, cudaStreamDefault, 0, "cudaStreamCreate");
-}
-
-extern "C" cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream,
-                                                 unsigned int flags) {
-  return createStream(pStream, flags, 0, "cudaStreamCreateWithFlags");
-}
-
-extern "C" cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
-                                                    unsigned int flags,
-                                                    int priority) {
-  return createStream(pStream, flags, priority, "cudaStreamCreateWithPriority");
-}
 
 extern "C" cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
                                                         int *greatestPriority) {

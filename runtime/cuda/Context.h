@@ -11,6 +11,7 @@
 #ifndef RESPEC_RUNTIME_CUDA_CONTEXT_H
 #define RESPEC_RUNTIME_CUDA_CONTEXT_H
 
+#include "../common/Backend.h"
 #include "DriverApi.h"
 
 #include <cuda_runtime_api.h>
@@ -89,6 +90,15 @@ inline CUstream toDriverStream(cudaStream_t stream) {
 /// calling thread's per-thread stream.
 inline cudaStream_t perThreadDefault(cudaStream_t stream) {
   return stream ? stream : cudaStreamPerThread;
+}
+
+/// The ordering of a synchronous _ptds copy or memset: on the calling
+/// thread's per-thread stream, waiting for it.
+inline const Ordering perThreadSynchronous{cudaStreamPerThread, false};
+
+/// The ordering of an asynchronous _ptsz copy or memset on `stream`.
+inline Ordering onPerThreadStream(cudaStream_t stream) {
+  return {perThreadDefault(stream), true};
 }
 
 } // namespace gpu

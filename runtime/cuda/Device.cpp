@@ -11,7 +11,6 @@ using namespace respec::gpu;
 
 namespace {
 
-std::atomic<int> deviceSharedMemConfig{cudaSharedMemBankSizeFourByte};
 std::atomic<unsigned> deviceFlags{cudaDeviceScheduleAuto};
 
 bool isValidLimit(cudaLimit limit) {
@@ -152,34 +151,6 @@ extern "C" cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config) {
   return checkDriver(driver().ctxSetCacheConfig(config), call);
 }
 
-// Shared memory bank size configuration has no effect on the GPUs respec
-// targets (sm_50 and later have fixed 4-byte banks); CUDA accepts and
-// remembers it, and so does respec.
-extern "C" cudaError_t
-cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *config) {
-  if (!config)
-    return reportError(cudaErrorInvalidValue, "cudaDeviceGetSharedMemConfig");
-  *config = static_cast<cudaSharedMemConfig>(deviceSharedMemConfig.load());
-  return cudaSuccess;
-}
-
-extern "C" cudaError_t
-cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {
-  if (config < cudaSharedMemBankSizeDefault ||
-      config > cudaSharedMemBankSizeEightByte)
-    return reportError(cudaErrorInvalidValue, "cudaDeviceSetSharedMemConfig");
-  deviceSharedMemConfig = config;
-  return cudaSuccess;
-}
-
-extern "C" cudaError_t cudaGetLastError(void) {
-  return takeLastError(/*clear=*/true);
-}
-
-extern "C" cudaError_t cudaPeekAtLastError(void) {
-  return takeLastError(/*clear=*/false);
-}
-
 extern "C" cudaError_t cudaDriverGetVersion(int *driverVersion) {
   if (!driverVersion)
     return reportError(cudaErrorInvalidValue, "cudaDriverGetVersion");
@@ -191,14 +162,5 @@ extern "C" cudaError_t cudaDriverGetVersion(int *driverVersion) {
                      "cudaDriverGetVersion");
 }
 
-extern "C" cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
-  if (!runtimeVersion)
-    return reportError(cudaErrorInvalidValue, "cudaRuntimeGetVersion");
-  *runtimeVersion = CUDART_VERSION;
-  return cudaSuccess;
-}
-
 // Profiling is controlled by the profiler attached to the process; without
 // one these are no-ops in CUDA as well.
-extern "C" cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
-extern "C" cudaError_t cudaProfilerStop(void) { return cudaSuccess; }

@@ -22,10 +22,11 @@ bool loadDriverApi(DriverApi &api, std::string &reason) {
     return false;
   }
 #define RESPEC_DRIVER_RESOLVE(MEMBER, SYMBOL, PARAMS)                          \
-  api.MEMBER = reinterpret_cast<decltype(api.MEMBER)>(dlsym(library, SYMBOL)); \
+  api.MEMBER =                                                                 \
+      reinterpret_cast<decltype(api.MEMBER)>(dlsym(library, #SYMBOL));         \
   if (!api.MEMBER) {                                                           \
     reason = std::string("the CUDA driver (") + path +                         \
-             ") lacks the entry point " SYMBOL "; a newer driver is needed";   \
+             ") lacks the entry point " #SYMBOL "; a newer driver is needed";  \
     return false;                                                              \
   }
   RESPEC_DRIVER_FUNCTIONS(RESPEC_DRIVER_RESOLVE)

@@ -140,124 +140,124 @@ struct CUDA_MEMCPY3D {
 
 /// X-macro list of every entry point: (member name, exported symbol,
 /// parameter list). Every one is resolved when the library is loaded.
+/// test/runtime/DriverApiCheck.cpp checks each parameter list against the
+/// CUDA toolkit's declaration of the symbol.
 #define RESPEC_DRIVER_FUNCTIONS(X)                                             \
-  X(init, "cuInit", (unsigned flags))                                          \
-  X(driverGetVersion, "cuDriverGetVersion", (int *version))                    \
-  X(getErrorName, "cuGetErrorName", (CUresult error, const char **name))       \
-  X(getErrorString, "cuGetErrorString", (CUresult error, const char **text))   \
-  X(deviceGetCount, "cuDeviceGetCount", (int *count))                          \
-  X(deviceGet, "cuDeviceGet", (CUdevice * device, int ordinal))                \
-  X(deviceGetName, "cuDeviceGetName", (char *name, int length, CUdevice dev))  \
-  X(deviceTotalMem, "cuDeviceTotalMem_v2", (size_t * bytes, CUdevice dev))     \
-  X(deviceGetAttribute, "cuDeviceGetAttribute",                                \
+  X(init, cuInit, (unsigned flags))                                            \
+  X(driverGetVersion, cuDriverGetVersion, (int *version))                      \
+  X(getErrorName, cuGetErrorName, (CUresult error, const char **name))         \
+  X(getErrorString, cuGetErrorString, (CUresult error, const char **text))     \
+  X(deviceGetCount, cuDeviceGetCount, (int *count))                            \
+  X(deviceGet, cuDeviceGet, (CUdevice * device, int ordinal))                  \
+  X(deviceGetName, cuDeviceGetName, (char *name, int length, CUdevice dev))    \
+  X(deviceTotalMem, cuDeviceTotalMem_v2, (size_t * bytes, CUdevice dev))       \
+  X(deviceGetAttribute, cuDeviceGetAttribute,                                  \
     (int *value, int attribute, CUdevice dev))                                 \
-  X(primaryCtxRetain, "cuDevicePrimaryCtxRetain",                              \
+  X(primaryCtxRetain, cuDevicePrimaryCtxRetain,                                \
     (CUcontext * context, CUdevice dev))                                       \
-  X(primaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (CUdevice dev))         \
-  X(primaryCtxReset, "cuDevicePrimaryCtxReset_v2", (CUdevice dev))             \
-  X(primaryCtxSetFlags, "cuDevicePrimaryCtxSetFlags_v2",                       \
+  X(primaryCtxRelease, cuDevicePrimaryCtxRelease_v2, (CUdevice dev))           \
+  X(primaryCtxReset, cuDevicePrimaryCtxReset_v2, (CUdevice dev))               \
+  X(primaryCtxSetFlags, cuDevicePrimaryCtxSetFlags_v2,                         \
     (CUdevice dev, unsigned flags))                                            \
-  X(ctxSetCurrent, "cuCtxSetCurrent", (CUcontext context))                     \
-  X(ctxSynchronize, "cuCtxSynchronize", ())                                    \
-  X(ctxGetLimit, "cuCtxGetLimit", (size_t * value, int limit))                 \
-  X(ctxSetLimit, "cuCtxSetLimit", (int limit, size_t value))                   \
-  X(ctxGetCacheConfig, "cuCtxGetCacheConfig", (int *config))                   \
-  X(ctxSetCacheConfig, "cuCtxSetCacheConfig", (int config))                    \
-  X(ctxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange",                  \
+  X(ctxSetCurrent, cuCtxSetCurrent, (CUcontext context))                       \
+  X(ctxSynchronize, cuCtxSynchronize, ())                                      \
+  X(ctxGetLimit, cuCtxGetLimit, (size_t * value, int limit))                   \
+  X(ctxSetLimit, cuCtxSetLimit, (int limit, size_t value))                     \
+  X(ctxGetCacheConfig, cuCtxGetCacheConfig, (int *config))                     \
+  X(ctxSetCacheConfig, cuCtxSetCacheConfig, (int config))                      \
+  X(ctxGetStreamPriorityRange, cuCtxGetStreamPriorityRange,                    \
     (int *least, int *greatest))                                               \
-  X(moduleLoadDataEx, "cuModuleLoadDataEx",                                    \
+  X(moduleLoadDataEx, cuModuleLoadDataEx,                                      \
     (CUmodule * module, const void *image, unsigned numOptions, int *options,  \
      void **optionValues))                                                     \
-  X(moduleUnload, "cuModuleUnload", (CUmodule module))                         \
-  X(moduleGetFunction, "cuModuleGetFunction",                                  \
+  X(moduleUnload, cuModuleUnload, (CUmodule module))                           \
+  X(moduleGetFunction, cuModuleGetFunction,                                    \
     (CUfunction * function, CUmodule module, const char *name))                \
-  X(moduleGetGlobal, "cuModuleGetGlobal_v2",                                   \
+  X(moduleGetGlobal, cuModuleGetGlobal_v2,                                     \
     (CUdeviceptr * address, size_t * bytes, CUmodule module,                   \
      const char *name))                                                        \
-  X(funcGetAttribute, "cuFuncGetAttribute",                                    \
+  X(funcGetAttribute, cuFuncGetAttribute,                                      \
     (int *value, int attribute, CUfunction function))                          \
-  X(funcSetAttribute, "cuFuncSetAttribute",                                    \
+  X(funcSetAttribute, cuFuncSetAttribute,                                      \
     (CUfunction function, int attribute, int value))                           \
-  X(funcSetCacheConfig, "cuFuncSetCacheConfig",                                \
+  X(funcSetCacheConfig, cuFuncSetCacheConfig,                                  \
     (CUfunction function, int config))                                         \
-  X(launchKernel, "cuLaunchKernel",                                            \
+  X(launchKernel, cuLaunchKernel,                                              \
     (CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,      \
      unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,  \
      CUstream stream, void **params, void **extra))                            \
   X(occupancyMaxActiveBlocks,                                                  \
-    "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",                    \
+    cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,                      \
     (int *blocks, CUfunction function, int blockSize, size_t dynamicShared,    \
      unsigned flags))                                                          \
-  X(occupancyAvailableDynamicShared,                                           \
-    "cuOccupancyAvailableDynamicSMemPerBlock",                                 \
+  X(occupancyAvailableDynamicShared, cuOccupancyAvailableDynamicSMemPerBlock,  \
     (size_t * bytes, CUfunction function, int numBlocks, int blockSize))       \
-  X(memAlloc, "cuMemAlloc_v2", (CUdeviceptr * ptr, size_t bytes))              \
-  X(memAllocPitch, "cuMemAllocPitch_v2",                                       \
+  X(memAlloc, cuMemAlloc_v2, (CUdeviceptr * ptr, size_t bytes))                \
+  X(memAllocPitch, cuMemAllocPitch_v2,                                         \
     (CUdeviceptr * ptr, size_t * pitch, size_t width, size_t height,           \
      unsigned elementSize))                                                    \
-  X(memFree, "cuMemFree_v2", (CUdeviceptr ptr))                                \
-  X(memAllocHost, "cuMemAllocHost_v2", (void **ptr, size_t bytes))            \
-  X(memHostAlloc, "cuMemHostAlloc",                                            \
-    (void **ptr, size_t bytes, unsigned flags))                                \
-  X(memFreeHost, "cuMemFreeHost", (void *ptr))                                 \
-  X(memAllocManaged, "cuMemAllocManaged",                                      \
+  X(memFree, cuMemFree_v2, (CUdeviceptr ptr))                                  \
+  X(memAllocHost, cuMemAllocHost_v2, (void **ptr, size_t bytes))               \
+  X(memHostAlloc, cuMemHostAlloc, (void **ptr, size_t bytes, unsigned flags))  \
+  X(memFreeHost, cuMemFreeHost, (void *ptr))                                   \
+  X(memAllocManaged, cuMemAllocManaged,                                        \
     (CUdeviceptr * ptr, size_t bytes, unsigned flags))                         \
-  X(memHostRegister, "cuMemHostRegister_v2",                                   \
+  X(memHostRegister, cuMemHostRegister_v2,                                     \
     (void *ptr, size_t bytes, unsigned flags))                                 \
-  X(memHostUnregister, "cuMemHostUnregister", (void *ptr))                     \
-  X(memHostGetDevicePointer, "cuMemHostGetDevicePointer_v2",                   \
+  X(memHostUnregister, cuMemHostUnregister, (void *ptr))                       \
+  X(memHostGetDevicePointer, cuMemHostGetDevicePointer_v2,                     \
     (CUdeviceptr * device, void *host, unsigned flags))                        \
-  X(memHostGetFlags, "cuMemHostGetFlags", (unsigned *flags, void *host))       \
-  X(memGetInfo, "cuMemGetInfo_v2", (size_t * free, size_t * total))           \
-  X(pointerGetAttribute, "cuPointerGetAttribute",                              \
+  X(memHostGetFlags, cuMemHostGetFlags, (unsigned *flags, void *host))         \
+  X(memGetInfo, cuMemGetInfo_v2, (size_t * free, size_t * total))              \
+  X(pointerGetAttribute, cuPointerGetAttribute,                                \
     (void *data, int attribute, CUdeviceptr ptr))                              \
-  X(memPrefetchAsync, "cuMemPrefetchAsync",                                    \
+  X(memPrefetchAsync, cuMemPrefetchAsync,                                      \
     (CUdeviceptr ptr, size_t bytes, CUdevice dev, CUstream stream))            \
-  X(memAdvise, "cuMemAdvise",                                                  \
+  X(memAdvise, cuMemAdvise,                                                    \
     (CUdeviceptr ptr, size_t bytes, int advice, CUdevice dev))                 \
-  X(memcpy, "cuMemcpy", (CUdeviceptr dst, CUdeviceptr src, size_t bytes))      \
-  X(memcpyAsync, "cuMemcpyAsync",                                              \
+  X(memcpy, cuMemcpy, (CUdeviceptr dst, CUdeviceptr src, size_t bytes))        \
+  X(memcpyAsync, cuMemcpyAsync,                                                \
     (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))         \
-  X(memcpyPeer, "cuMemcpyPeer",                                                \
+  X(memcpyPeer, cuMemcpyPeer,                                                  \
     (CUdeviceptr dst, CUcontext dstContext, CUdeviceptr src,                   \
      CUcontext srcContext, size_t bytes))                                      \
-  X(memcpy2D, "cuMemcpy2D_v2", (const CUDA_MEMCPY2D *copy))                    \
-  X(memcpy2DAsync, "cuMemcpy2DAsync_v2",                                       \
+  X(memcpy2D, cuMemcpy2D_v2, (const CUDA_MEMCPY2D *copy))                      \
+  X(memcpy2DAsync, cuMemcpy2DAsync_v2,                                         \
     (const CUDA_MEMCPY2D *copy, CUstream stream))                              \
-  X(memcpy3D, "cuMemcpy3D_v2", (const CUDA_MEMCPY3D *copy))                    \
-  X(memcpy3DAsync, "cuMemcpy3DAsync_v2",                                       \
+  X(memcpy3D, cuMemcpy3D_v2, (const CUDA_MEMCPY3D *copy))                      \
+  X(memcpy3DAsync, cuMemcpy3DAsync_v2,                                         \
     (const CUDA_MEMCPY3D *copy, CUstream stream))                              \
-  X(memsetD8, "cuMemsetD8_v2",                                                 \
+  X(memsetD8, cuMemsetD8_v2,                                                   \
     (CUdeviceptr dst, unsigned char value, size_t count))                      \
-  X(memsetD8Async, "cuMemsetD8Async",                                          \
+  X(memsetD8Async, cuMemsetD8Async,                                            \
     (CUdeviceptr dst, unsigned char value, size_t count, CUstream stream))     \
-  X(memsetD2D8, "cuMemsetD2D8_v2",                                             \
+  X(memsetD2D8, cuMemsetD2D8_v2,                                               \
     (CUdeviceptr dst, size_t pitch, unsigned char value, size_t width,         \
      size_t height))                                                           \
-  X(memsetD2D8Async, "cuMemsetD2D8Async",                                      \
+  X(memsetD2D8Async, cuMemsetD2D8Async,                                        \
     (CUdeviceptr dst, size_t pitch, unsigned char value, size_t width,         \
      size_t height, CUstream stream))                                          \
-  X(streamCreate, "cuStreamCreate", (CUstream * stream, unsigned flags))       \
-  X(streamCreateWithPriority, "cuStreamCreateWithPriority",                    \
+  X(streamCreate, cuStreamCreate, (CUstream * stream, unsigned flags))         \
+  X(streamCreateWithPriority, cuStreamCreateWithPriority,                      \
     (CUstream * stream, unsigned flags, int priority))                         \
-  X(streamDestroy, "cuStreamDestroy_v2", (CUstream stream))                    \
-  X(streamSynchronize, "cuStreamSynchronize", (CUstream stream))               \
-  X(streamQuery, "cuStreamQuery", (CUstream stream))                           \
-  X(streamGetFlags, "cuStreamGetFlags", (CUstream stream, unsigned *flags))    \
-  X(streamGetPriority, "cuStreamGetPriority", (CUstream stream, int *priority))\
-  X(streamWaitEvent, "cuStreamWaitEvent",                                      \
+  X(streamDestroy, cuStreamDestroy_v2, (CUstream stream))                      \
+  X(streamSynchronize, cuStreamSynchronize, (CUstream stream))                 \
+  X(streamQuery, cuStreamQuery, (CUstream stream))                             \
+  X(streamGetFlags, cuStreamGetFlags, (CUstream stream, unsigned *flags))      \
+  X(streamGetPriority, cuStreamGetPriority, (CUstream stream, int *priority))  \
+  X(streamWaitEvent, cuStreamWaitEvent,                                        \
     (CUstream stream, CUevent event, unsigned flags))                          \
-  X(launchHostFunc, "cuLaunchHostFunc",                                        \
+  X(launchHostFunc, cuLaunchHostFunc,                                          \
     (CUstream stream, CUhostFn fn, void *userData))                            \
-  X(eventCreate, "cuEventCreate", (CUevent * event, unsigned flags))           \
-  X(eventRecord, "cuEventRecord", (CUevent event, CUstream stream))            \
-  X(eventRecordWithFlags, "cuEventRecordWithFlags",                            \
+  X(eventCreate, cuEventCreate, (CUevent * event, unsigned flags))             \
+  X(eventRecord, cuEventRecord, (CUevent event, CUstream stream))              \
+  X(eventRecordWithFlags, cuEventRecordWithFlags,                              \
     (CUevent event, CUstream stream, unsigned flags))                          \
-  X(eventQuery, "cuEventQuery", (CUevent event))                               \
-  X(eventSynchronize, "cuEventSynchronize", (CUevent event))                   \
-  X(eventElapsedTime, "cuEventElapsedTime",                                    \
+  X(eventQuery, cuEventQuery, (CUevent event))                                 \
+  X(eventSynchronize, cuEventSynchronize, (CUevent event))                     \
+  X(eventElapsedTime, cuEventElapsedTime,                                      \
     (float *ms, CUevent start, CUevent end))                                   \
-  X(eventDestroy, "cuEventDestroy_v2", (CUevent event))
+  X(eventDestroy, cuEventDestroy_v2, (CUevent event))
 
 /// The loaded driver's entry points.
 struct DriverApi {

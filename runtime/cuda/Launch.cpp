@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "../common/LaunchChecks.h"
 #include "Context.h"
@@ -61,35 +62,6 @@ cudaError_t findEntryFunction(const KernelInfo &kernel, const char *call,
   return findFunction(loaded, kernel.entry->name, call, function);
 }
 
-cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
-                         size_t sharedMem, cudaStream_t stream,
-                         const char *call) {
-  const KernelInfo *kernel = nullptr;
-  cudaError_t status = findGpuKernel(func, call, &kernel);
-  if (status != cudaSuccess)
-    return status;
-  const cudaDeviceProp *device = nullptr;
-  status = getDeviceProperties(currentDevice(), call, &device);
-  if (status != cudaSuccess)
-    return status;
-  status = validateLaunch(*device, *kernel, grid, block, sharedMem, args, call);
-  if (status != cudaSuccess)
-    return status;
-  LoadedModule *loaded = nullptr;
-  status = loadModule(kernel->gpuModule, call, &loaded);
-  if (status != cudaSuccess)
-    return status;
-  // The launch function runs synchronously on this thread: the caller's
-  // argument values stay valid throughout, and cuLaunchKernel copies them.
-  CurrentLaunch launch{loaded, toDriverStream(stream), call};
-  CurrentLaunch *outer = currentLaunch;
-  currentLaunch = &launch;
-  kernel->entry->launch(grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                        sharedMem, args);
-  currentLaunch = outer;
-  return launch.error;
-}
-
 /// Launches one GPU kernel of the current launch; errors become the
 /// launch's result.
 cudaError_t launchGpuKernel(CurrentLaunch &launch, const char *name,
@@ -130,6 +102,35 @@ cudaError_t launchGpuKernel(CurrentLaunch &launch, const char *name,
 
 } // namespace
 
+cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
+                                 void **args, size_t sharedMem,
+                                 cudaStream_t stream, const char *call) {
+  const KernelInfo *kernel = nullptr;
+  cudaError_t status = findGpuKernel(func, call, &kernel);
+  if (status != cudaSuccess)
+    return status;
+  const cudaDeviceProp *device = nullptr;
+  status = getDeviceProperties(currentDevice(), call, &device);
+  if (status != cudaSuccess)
+    return status;
+  status = validateLaunch(*device, *kernel, grid, block, sharedMem, args, call);
+  if (status != cudaSuccess)
+    return status;
+  LoadedModule *loaded = nullptr;
+  status = loadModule(kernel->gpuModule, call, &loaded);
+  if (status != cudaSuccess)
+    return status;
+  // The launch function runs synchronously on this thread: the caller's
+  // argument values stay valid throughout, and cuLaunchKernel copies them.
+  CurrentLaunch launch{loaded, toDriverStream(stream), call};
+  CurrentLaunch *outer = currentLaunch;
+  currentLaunch = &launch;
+  kernel->entry->launch(grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                        sharedMem, args);
+  currentLaunch = outer;
+  return launch.error;
+}
+
 extern "C" void __respec_cuda_launch(const char *kernel, uint32_t gridX,
                                      uint32_t gridY, uint32_t gridZ,
                                      uint32_t blockX, uint32_t blockY,
@@ -160,23 +161,6 @@ extern "C" void __respec_cuda_launch(const char *kernel, uint32_t gridX,
       launchGpuKernel(*launch, kernel, grid, block, sharedBytes, params);
 }
 
-extern "C" cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim,
-                                        dim3 blockDim, void **args,
-                                        size_t sharedMem, cudaStream_t stream) {
-  return launchKernel(func, gridDim, blockDim, args, sharedMem, stream,
-                      "cudaLaunchKernel");
-}
-
-extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
-                                           const void *func, void **args) {
-  const char *call = "cudaLaunchKernelEx";
-  cudaError_t status = checkLaunchAttributes(config, call);
-  if (status != cudaSuccess)
-    return status;
-  return launchKernel(func, config->gridDim, config->blockDim, args,
-                      config->dynamicSmemBytes, config->stream, call);
-}
-
 extern "C" cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
                                              dim3 blockDim, void **args,
                                              size_t sharedMem,
@@ -188,13 +172,7 @@ extern "C" cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
 extern "C" cudaError_t
 cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
                          void **args) {
-  const char *call = "cudaLaunchKernelEx";
-  cudaError_t status = checkLaunchAttributes(config, call);
-  if (status != cudaSuccess)
-    return status;
-  return launchKernel(func, config->gridDim, config->blockDim, args,
-                      config->dynamicSmemBytes,
-                      perThreadDefault(config->stream), call);
+  return launchKernelEx(config, func, args, perThreadDefault);
 }
 
 extern "C" cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,

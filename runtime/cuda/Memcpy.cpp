@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "../common/ModuleRegistry.h"
 #include "Context.h"
@@ -26,22 +27,17 @@ bool isValidKind(cudaMemcpyKind kind) {
   return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault;
 }
 
-/// How a copy is ordered: `stream` null and `async` false is the legacy
-/// synchronous form; a synchronous copy on another stream (the per-thread
-/// stream of the _ptds forms) runs on that stream and waits for it.
-struct Ordering {
-  cudaStream_t stream;
-  bool async;
-};
-
 cudaError_t finishCopy(CUresult result, Ordering order, const char *call) {
   if (result == CUDA_SUCCESS && !order.async && order.stream)
     result = driver().streamSynchronize(toDriverStream(order.stream));
   return checkDriver(result, call);
 }
 
-cudaError_t copyLinear(void *dst, const void *src, size_t count,
-                       cudaMemcpyKind kind, Ordering order, const char *call) {
+} // namespace
+
+cudaError_t respec::copyLinear(void *dst, const void *src, size_t count,
+                               cudaMemcpyKind kind, Ordering order,
+                               const char *call) {
   if (!isValidKind(kind))
     return reportError(cudaErrorInvalidMemcpyDirection, call, "kind %d",
                        static_cast<int>(kind));
@@ -58,9 +54,10 @@ cudaError_t copyLinear(void *dst, const void *src, size_t count,
   return finishCopy(result, order, call);
 }
 
-cudaError_t copy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
-                   size_t width, size_t height, cudaMemcpyKind kind,
-                   Ordering order, const char *call) {
+cudaError_t respec::copy2D(void *dst, size_t dpitch, const void *src,
+                           size_t spitch, size_t width, size_t height,
+                           cudaMemcpyKind kind, Ordering order,
+                           const char *call) {
   if (!isValidKind(kind))
     return reportError(cudaErrorInvalidMemcpyDirection, call);
   if (width > dpitch || width > spitch)
@@ -88,8 +85,8 @@ cudaError_t copy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
   return finishCopy(result, order, call);
 }
 
-cudaError_t copy3D(const cudaMemcpy3DParms *p, Ordering order,
-                   const char *call) {
+cudaError_t respec::copy3D(const cudaMemcpy3DParms *p, Ordering order,
+                           const char *call) {
   if (!p)
     return reportError(cudaErrorInvalidValue, call);
   if (p->srcArray || p->dstArray)
@@ -131,6 +128,8 @@ cudaError_t copy3D(const cudaMemcpy3DParms *p, Ordering order,
           : api.memcpy3DAsync(&copy, toDriverStream(order.stream));
   return finishCopy(result, order, call);
 }
+
+namespace {
 
 /// Device addresses handed out by cudaGetSymbolAddress, which CUDA also
 /// accepts as the symbol of the symbol copies.
@@ -182,9 +181,10 @@ cudaError_t resolveSymbol(const void *symbol, const char *call,
   return cudaSuccess;
 }
 
-/// Resolves the device copy of `symbol` for `count` bytes at `offset`.
-cudaError_t symbolRange(const void *symbol, size_t count, size_t offset,
-                        char **address, const char *call) {
+} // namespace
+
+cudaError_t respec::symbolRange(const void *symbol, size_t count, size_t offset,
+                                char **address, const char *call) {
   CUdeviceptr base = 0;
   size_t bytes = 0;
   cudaError_t status = resolveSymbol(symbol, call, &base, &bytes);
@@ -196,52 +196,6 @@ cudaError_t symbolRange(const void *symbol, size_t count, size_t offset,
                        count, offset, bytes);
   *address = static_cast<char *>(fromDevicePtr(base)) + offset;
   return cudaSuccess;
-}
-
-cudaError_t copyToSymbol(const void *symbol, const void *src, size_t count,
-                         size_t offset, cudaMemcpyKind kind, Ordering order,
-                         const char *call) {
-  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
-      kind != cudaMemcpyDefault)
-    return reportError(cudaErrorInvalidMemcpyDirection, call);
-  char *address = nullptr;
-  cudaError_t status = symbolRange(symbol, count, offset, &address, call);
-  if (status != cudaSuccess)
-    return status;
-  return copyLinear(address, src, count, kind, order, call);
-}
-
-cudaError_t copyFromSymbol(void *dst, const void *symbol, size_t count,
-                           size_t offset, cudaMemcpyKind kind, Ordering order,
-                           const char *call) {
-  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
-      kind != cudaMemcpyDefault)
-    return reportError(cudaErrorInvalidMemcpyDirection, call);
-  char *address = nullptr;
-  cudaError_t status = symbolRange(symbol, count, offset, &address, call);
-  if (status != cudaSuccess)
-    return status;
-  return copyLinear(dst, address, count, kind, order, call);
-}
-
-const Ordering synchronous{nullptr, false};
-const Ordering perThreadSynchronous{cudaStreamPerThread, false};
-Ordering onStream(cudaStream_t stream) { return {stream, true}; }
-Ordering onPerThreadStream(cudaStream_t stream) {
-  return {perThreadDefault(stream), true};
-}
-
-} // namespace
-
-extern "C" cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
-                                  enum cudaMemcpyKind kind) {
-  return copyLinear(dst, src, count, kind, synchronous, "cudaMemcpy");
-}
-
-extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
-                                       enum cudaMemcpyKind kind,
-                                       cudaStream_t stream) {
-  return copyLinear(dst, src, count, kind, onStream(stream), "cudaMemcpyAsync");
 }
 
 extern "C" cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
@@ -258,73 +212,6 @@ extern "C" cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
   return checkDriver(driver().memcpyPeer(toDevicePtr(dst), dstContext,
                                          toDevicePtr(src), srcContext, count),
                      call);
-}
-
-extern "C" cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
-                                    size_t spitch, size_t width, size_t height,
-                                    enum cudaMemcpyKind kind) {
-  return copy2D(dst, dpitch, src, spitch, width, height, kind, synchronous,
-                "cudaMemcpy2D");
-}
-
-extern "C" cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch,
-                                         const void *src, size_t spitch,
-                                         size_t width, size_t height,
-                                         enum cudaMemcpyKind kind,
-                                         cudaStream_t stream) {
-  return copy2D(dst, dpitch, src, spitch, width, height, kind, onStream(stream),
-                "cudaMemcpy2DAsync");
-}
-
-extern "C" cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
-  return copy3D(p, synchronous, "cudaMemcpy3D");
-}
-
-extern "C" cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
-                                         cudaStream_t stream) {
-  return copy3D(p, onStream(stream), "cudaMemcpy3DAsync");
-}
-
-extern "C" cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
-                                          size_t count, size_t offset,
-                                          enum cudaMemcpyKind kind) {
-  return copyToSymbol(symbol, src, count, offset, kind, synchronous,
-                      "cudaMemcpyToSymbol");
-}
-
-extern "C" cudaError_t cudaMemcpyToSymbolAsync(const void *symbol,
-                                               const void *src, size_t count,
-                                               size_t offset,
-                                               enum cudaMemcpyKind kind,
-                                               cudaStream_t stream) {
-  return copyToSymbol(symbol, src, count, offset, kind, onStream(stream),
-                      "cudaMemcpyToSymbolAsync");
-}
-
-extern "C" cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol,
-                                            size_t count, size_t offset,
-                                            enum cudaMemcpyKind kind) {
-  return copyFromSymbol(dst, symbol, count, offset, kind, synchronous,
-                        "cudaMemcpyFromSymbol");
-}
-
-extern "C" cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
-                                                 size_t count, size_t offset,
-                                                 enum cudaMemcpyKind kind,
-                                                 cudaStream_t stream) {
-  return copyFromSymbol(dst, symbol, count, offset, kind, onStream(stream),
-                        "cudaMemcpyFromSymbolAsync");
-}
-
-extern "C" cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
-  if (!devPtr)
-    return reportError(cudaErrorInvalidValue, "cudaGetSymbolAddress");
-  char *address = nullptr;
-  cudaError_t status =
-      symbolRange(symbol, 0, 0, &address, "cudaGetSymbolAddress");
-  if (status == cudaSuccess)
-    *devPtr = address;
-  return status;
 }
 
 extern "C" cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "Context.h"
 
@@ -57,11 +58,11 @@ cudaError_t allocatePitched(void **ptr, size_t *pitch, size_t width,
   return status;
 }
 
-/// Fills `height` rows of `width` bytes, `pitch` apart. `stream` null and
-/// `async` false: the synchronous legacy-stream form (cudaMemset).
-cudaError_t memset2D(void *devPtr, size_t pitch, int value, size_t width,
-                     size_t height, cudaStream_t stream, bool async,
-                     const char *call) {
+} // namespace
+
+cudaError_t respec::memset2D(void *devPtr, size_t pitch, int value,
+                             size_t width, size_t height, Ordering order,
+                             const char *call) {
   cudaError_t status = enterContext(call);
   if (status != cudaSuccess || width == 0 || height == 0)
     return status;
@@ -70,20 +71,20 @@ cudaError_t memset2D(void *devPtr, size_t pitch, int value, size_t width,
   const DriverApi &api = driver();
   auto byte = static_cast<unsigned char>(value);
   CUdeviceptr dst = toDevicePtr(devPtr);
-  bool sync = !async && !stream;
+  bool sync = !order.async && !order.stream;
+  CUstream stream = toDriverStream(order.stream);
   if (height == 1)
-    return checkDriver(
-        sync ? api.memsetD8(dst, byte, width)
-             : api.memsetD8Async(dst, byte, width, toDriverStream(stream)),
-        call);
-  return checkDriver(sync ? api.memsetD2D8(dst, pitch, byte, width, height)
-                          : api.memsetD2D8Async(dst, pitch, byte, width, height,
-                                                toDriverStream(stream)),
-                     call);
+    return checkDriver(sync ? api.memsetD8(dst, byte, width)
+                            : api.memsetD8Async(dst, byte, width, stream),
+                       call);
+  return checkDriver(
+      sync ? api.memsetD2D8(dst, pitch, byte, width, height)
+           : api.memsetD2D8Async(dst, pitch, byte, width, height, stream),
+      call);
 }
 
-cudaError_t memset3D(cudaPitchedPtr ptr, int value, cudaExtent extent,
-                     cudaStream_t stream, bool async, const char *call) {
+cudaError_t respec::memset3D(cudaPitchedPtr ptr, int value, cudaExtent extent,
+                             Ordering order, const char *call) {
   if (extent.width == 0 || extent.height == 0 || extent.depth == 0)
     return enterContext(call);
   if (!ptr.ptr || extent.width > ptr.pitch)
@@ -93,12 +94,14 @@ cudaError_t memset3D(cudaPitchedPtr ptr, int value, cudaExtent extent,
   for (size_t slice = 0; slice < extent.depth; ++slice) {
     cudaError_t status =
         memset2D(static_cast<char *>(ptr.ptr) + slice * sliceBytes, ptr.pitch,
-                 value, extent.width, extent.height, stream, async, call);
+                 value, extent.width, extent.height, order, call);
     if (status != cudaSuccess)
       return status;
   }
   return cudaSuccess;
 }
+
+namespace {
 
 /// The driver's device for a cudaMemLocation (CU_DEVICE_CPU for the host).
 bool toDriverLocation(cudaMemLocation location, CUdevice *device) {
@@ -349,81 +352,46 @@ extern "C" cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
       driver().memAdvise(toDevicePtr(devPtr), count, advice, target), call);
 }
 
-extern "C" cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
-  return memset2D(devPtr, count, value, count, 1, nullptr, false, "cudaMemset");
-}
-
-extern "C" cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
-                                       cudaStream_t stream) {
-  return memset2D(devPtr, count, value, count, 1, stream, true,
-                  "cudaMemsetAsync");
-}
-
-extern "C" cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value,
-                                    size_t width, size_t height) {
-  return memset2D(devPtr, pitch, value, width, height, nullptr, false,
-                  "cudaMemset2D");
-}
-
-extern "C" cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
-                                         size_t width, size_t height,
-                                         cudaStream_t stream) {
-  return memset2D(devPtr, pitch, value, width, height, stream, true,
-                  "cudaMemset2DAsync");
-}
-
-extern "C" cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr,
-                                    int value, struct cudaExtent extent) {
-  return memset3D(pitchedDevPtr, value, extent, nullptr, false, "cudaMemset3D");
-}
-
-extern "C" cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr,
-                                         int value, struct cudaExtent extent,
-                                         cudaStream_t stream) {
-  return memset3D(pitchedDevPtr, value, extent, stream, true,
-                  "cudaMemset3DAsync");
-}
-
 //===----------------------------------------------------------------------===//
 // Per-thread default stream variants (_ptds, _ptsz): the memset is ordered
 // on the calling thread's per-thread stream.
 //===----------------------------------------------------------------------===//
 
 extern "C" cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count) {
-  return memset2D(devPtr, count, value, count, 1, cudaStreamPerThread, false,
+  return memset2D(devPtr, count, value, count, 1, perThreadSynchronous,
                   "cudaMemset");
 }
 
 extern "C" cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value,
                                          size_t width, size_t height) {
-  return memset2D(devPtr, pitch, value, width, height, cudaStreamPerThread,
-                  false, "cudaMemset2D");
+  return memset2D(devPtr, pitch, value, width, height, perThreadSynchronous,
+                  "cudaMemset2D");
 }
 
 extern "C" cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr,
                                          int value, struct cudaExtent extent) {
-  return memset3D(pitchedDevPtr, value, extent, cudaStreamPerThread, false,
+  return memset3D(pitchedDevPtr, value, extent, perThreadSynchronous,
                   "cudaMemset3D");
 }
 
 extern "C" cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value,
                                             size_t count, cudaStream_t stream) {
-  return memset2D(devPtr, count, value, count, 1, perThreadDefault(stream),
-                  true, "cudaMemsetAsync");
+  return memset2D(devPtr, count, value, count, 1, onPerThreadStream(stream),
+                  "cudaMemsetAsync");
 }
 
 extern "C" cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch,
                                               int value, size_t width,
                                               size_t height,
                                               cudaStream_t stream) {
-  return memset2D(devPtr, pitch, value, width, height, perThreadDefault(stream),
-                  true, "cudaMemset2DAsync");
+  return memset2D(devPtr, pitch, value, width, height,
+                  onPerThreadStream(stream), "cudaMemset2DAsync");
 }
 
 extern "C" cudaError_t
 cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value,
                        struct cudaExtent extent, cudaStream_t stream) {
-  return memset3D(pitchedDevPtr, value, extent, perThreadDefault(stream), true,
+  return memset3D(pitchedDevPtr, value, extent, onPerThreadStream(stream),
                   "cudaMemset3DAsync");
 }
 

@@ -75,6 +75,23 @@ cudaError_t loadModule(const respec_gpu_module *module, const char *call,
                     infoLog.get(),
                     reinterpret_cast<void *>(static_cast<uintptr_t>(logBytes))};
   auto result = std::make_unique<LoadedModule>();
+  // The cubin built for the program's architecture first: no JIT delay.
+  // A GPU of another architecture refuses it, and the PTX is JIT-compiled.
+  if (module->cubin && module->cubinSize) {
+    CUresult status = driver().moduleLoadDataEx(&result->module, module->cubin,
+                                                0, nullptr, nullptr);
+    if (status == CUDA_SUCCESS) {
+      slot = std::move(result);
+      *loaded = slot.get();
+      return cudaSuccess;
+    }
+    if (status != CUDA_ERROR_NO_BINARY_FOR_GPU &&
+        status != CUDA_ERROR_INVALID_IMAGE)
+      return reportError(toRuntimeError(status), call,
+                         "cuModuleLoadDataEx (cubin for %s) failed: %s",
+                         module->gpuArch ? module->gpuArch : "unknown",
+                         describeDriverResult(driver(), status).c_str());
+  }
   CUresult status = driver().moduleLoadDataEx(&result->module, module->image, 4,
                                               options, values);
   if (status != CUDA_SUCCESS) {

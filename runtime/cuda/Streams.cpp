@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "Context.h"
 
@@ -13,21 +14,6 @@ using namespace respec;
 using namespace respec::gpu;
 
 namespace {
-
-cudaError_t createStream(cudaStream_t *pStream, unsigned flags, int priority,
-                         const char *call) {
-  if (!pStream || (flags & ~unsigned(cudaStreamNonBlocking)))
-    return reportError(cudaErrorInvalidValue, call);
-  cudaError_t status = enterContext(call);
-  if (status != cudaSuccess)
-    return status;
-  CUstream stream = nullptr;
-  status = checkDriver(
-      driver().streamCreateWithPriority(&stream, flags, priority), call);
-  if (status == cudaSuccess)
-    *pStream = reinterpret_cast<cudaStream_t>(stream);
-  return status;
-}
 
 /// A legacy stream callback carried through cuLaunchHostFunc, which passes
 /// only one pointer.
@@ -123,24 +109,24 @@ cudaError_t recordEvent(cudaEvent_t event, cudaStream_t stream, unsigned flags,
 
 } // namespace
 
+cudaError_t respec::createStream(cudaStream_t *pStream, unsigned flags,
+                                 int priority, const char *call) {
+  if (!pStream || (flags & ~unsigned(cudaStreamNonBlocking)))
+    return reportError(cudaErrorInvalidValue, call);
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess)
+    return status;
+  CUstream stream = nullptr;
+  status = checkDriver(
+      driver().streamCreateWithPriority(&stream, flags, priority), call);
+  if (status == cudaSuccess)
+    *pStream = reinterpret_cast<cudaStream_t>(stream);
+  return status;
+}
+
 //===----------------------------------------------------------------------===//
 // Streams
 //===----------------------------------------------------------------------===//
-
-extern "C" cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
-  return createStream(pStream, cudaStreamDefault, 0, "cudaStreamCreate");
-}
-
-extern "C" cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream,
-                                                 unsigned int flags) {
-  return createStream(pStream, flags, 0, "cudaStreamCreateWithFlags");
-}
-
-extern "C" cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
-                                                    unsigned int flags,
-                                                    int priority) {
-  return createStream(pStream, flags, priority, "cudaStreamCreateWithPriority");
-}
 
 extern "C" cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
                                                         int *greatestPriority) {

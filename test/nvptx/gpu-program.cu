@@ -5,15 +5,19 @@
 // dynamic shared memory and the bytes of each parameter. The kernels
 // themselves cannot run there, so this test checks what the host passes.
 //
-// REQUIRES: cuda-toolkit, fake-cuda-driver
+// REQUIRES: cuda-toolkit, ptxas, fake-cuda-driver
 // RUN: %respec --target=nvptx %s -o %t
 // RUN: rm -f %t.log
 // RUN: env RESPEC_CUDA_DRIVER=%fakecuda RESPEC_FAKE_CUDA_LOG=%t.log %t | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s --input-file %t.log --check-prefix=LOG
 //
-// The kernel names are PTX entries; a float 2.0 is 00000040, n = 1000 is
-// e8030000 (little endian); the dynamic shared memory is the launch's.
-// LOG: launch _Z5scalePffi grid=4,1,1 block=256,1,1 shared=0 params={{.*}},00000040,e8030000,{{.*}}
+// The program carries ptxas' cubin for sm_80 and the PTX: the double
+// refuses the cubin (as a GPU of another architecture would) and the
+// runtime falls back to the PTX. The kernel names are PTX entries; a float
+// 2.0 is 00000040, n = 1000 is e8030000 (little endian); the dynamic shared
+// memory is the launch's.
+// LOG: cubin refused
+// LOG-NEXT: launch _Z5scalePffi grid=4,1,1 block=256,1,1 shared=0 params={{.*}},00000040,e8030000,{{.*}}
 // LOG-NEXT: launch _Z7reversePfPKfi grid=8,1,1 block=128,1,1 shared=512 params=
 // LOG-NEXT: launch _Z5scalePffi grid=1,1,1 block=32,1,1 shared=0 params={{.*}},0000803f,07000000,{{.*}}
 // LOG-NOT: launch

@@ -121,6 +121,91 @@ static void printEnums() {
   VALUE(CUDART_VERSION);
 }
 
+/// Every device attribute the GPU runtime asks the driver for: it passes
+/// these numbers to cuDeviceGetAttribute (DriverApiCheck.cpp checks that the
+/// toolkit's are the driver's).
+static void printDeviceAttributes() {
+  VALUE(cudaDevAttrAsyncEngineCount);
+  VALUE(cudaDevAttrCanMapHostMemory);
+  VALUE(cudaDevAttrCanUseHostPointerForRegisteredMem);
+  VALUE(cudaDevAttrClusterLaunch);
+  VALUE(cudaDevAttrComputeCapabilityMajor);
+  VALUE(cudaDevAttrComputeCapabilityMinor);
+  VALUE(cudaDevAttrComputePreemptionSupported);
+  VALUE(cudaDevAttrConcurrentKernels);
+  VALUE(cudaDevAttrConcurrentManagedAccess);
+  VALUE(cudaDevAttrCooperativeLaunch);
+  VALUE(cudaDevAttrDeferredMappingCudaArraySupported);
+  VALUE(cudaDevAttrDirectManagedMemAccessFromHost);
+  VALUE(cudaDevAttrEccEnabled);
+  VALUE(cudaDevAttrGPUDirectRDMASupported);
+  VALUE(cudaDevAttrGPUDirectRDMAWritesOrdering);
+  VALUE(cudaDevAttrGlobalL1CacheSupported);
+  VALUE(cudaDevAttrGlobalMemoryBusWidth);
+  VALUE(cudaDevAttrHostNativeAtomicSupported);
+  VALUE(cudaDevAttrHostNumaId);
+  VALUE(cudaDevAttrHostRegisterReadOnlySupported);
+  VALUE(cudaDevAttrHostRegisterSupported);
+  VALUE(cudaDevAttrIntegrated);
+  VALUE(cudaDevAttrIpcEventSupport);
+  VALUE(cudaDevAttrIsMultiGpuBoard);
+  VALUE(cudaDevAttrL2CacheSize);
+  VALUE(cudaDevAttrLocalL1CacheSupported);
+  VALUE(cudaDevAttrManagedMemory);
+  VALUE(cudaDevAttrMaxAccessPolicyWindowSize);
+  VALUE(cudaDevAttrMaxBlockDimX);
+  VALUE(cudaDevAttrMaxBlockDimY);
+  VALUE(cudaDevAttrMaxBlockDimZ);
+  VALUE(cudaDevAttrMaxGridDimX);
+  VALUE(cudaDevAttrMaxGridDimY);
+  VALUE(cudaDevAttrMaxGridDimZ);
+  VALUE(cudaDevAttrMaxPersistingL2CacheSize);
+  VALUE(cudaDevAttrMaxPitch);
+  VALUE(cudaDevAttrMaxRegistersPerBlock);
+  VALUE(cudaDevAttrMaxRegistersPerMultiprocessor);
+  VALUE(cudaDevAttrMaxSharedMemoryPerBlock);
+  VALUE(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
+  VALUE(cudaDevAttrMaxSurface1DWidth);
+  VALUE(cudaDevAttrMaxSurface2DHeight);
+  VALUE(cudaDevAttrMaxSurface2DWidth);
+  VALUE(cudaDevAttrMaxSurface3DDepth);
+  VALUE(cudaDevAttrMaxSurface3DHeight);
+  VALUE(cudaDevAttrMaxSurface3DWidth);
+  VALUE(cudaDevAttrMaxSurfaceCubemapWidth);
+  VALUE(cudaDevAttrMaxTexture1DMipmappedWidth);
+  VALUE(cudaDevAttrMaxTexture1DWidth);
+  VALUE(cudaDevAttrMaxTexture2DHeight);
+  VALUE(cudaDevAttrMaxTexture2DWidth);
+  VALUE(cudaDevAttrMaxTexture3DDepth);
+  VALUE(cudaDevAttrMaxTexture3DHeight);
+  VALUE(cudaDevAttrMaxTexture3DWidth);
+  VALUE(cudaDevAttrMaxTextureCubemapWidth);
+  VALUE(cudaDevAttrMaxThreadsPerBlock);
+  VALUE(cudaDevAttrMaxThreadsPerMultiProcessor);
+  VALUE(cudaDevAttrMemoryPoolsSupported);
+  VALUE(cudaDevAttrMpsEnabled);
+  VALUE(cudaDevAttrMultiGpuBoardGroupID);
+  VALUE(cudaDevAttrMultiProcessorCount);
+  VALUE(cudaDevAttrNumaConfig);
+  VALUE(cudaDevAttrNumaId);
+  VALUE(cudaDevAttrPageableMemoryAccess);
+  VALUE(cudaDevAttrPageableMemoryAccessUsesHostPageTables);
+  VALUE(cudaDevAttrPciBusId);
+  VALUE(cudaDevAttrPciDeviceId);
+  VALUE(cudaDevAttrPciDomainId);
+  VALUE(cudaDevAttrReservedSharedMemoryPerBlock);
+  VALUE(cudaDevAttrSparseCudaArraySupported);
+  VALUE(cudaDevAttrStreamPrioritiesSupported);
+  VALUE(cudaDevAttrSurfaceAlignment);
+  VALUE(cudaDevAttrTccDriver);
+  VALUE(cudaDevAttrTextureAlignment);
+  VALUE(cudaDevAttrTexturePitchAlignment);
+  VALUE(cudaDevAttrTimelineSemaphoreInteropSupported);
+  VALUE(cudaDevAttrTotalConstantMemory);
+  VALUE(cudaDevAttrUnifiedAddressing);
+  VALUE(cudaDevAttrWarpSize);
+}
+
 static void printLaunchConfig() {
   SIZE(cudaLaunchAttributeValue);
   SIZE(cudaLaunchAttribute);
@@ -138,6 +223,7 @@ static void printLaunchConfig() {
 }
 
 int main() {
+  printDeviceAttributes();
   printDeviceProp();
   printLaunchConfig();
   printMemoryStructs();

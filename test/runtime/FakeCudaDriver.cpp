@@ -10,7 +10,9 @@
 //    (RESPEC_FAKE_CUDA_DEVICES=N: N devices; 0 simulates a driver that finds
 //    no GPU);
 //  * modules keep their PTX text: loading fails with a JIT log unless it has
-//    an `.entry`; functions and `.global`/`.const` variables are found by
+//    an `.entry`; a cubin (ELF image) is refused as built for another GPU
+//    (CUDA_ERROR_NO_BINARY_FOR_GPU, logged as `cubin refused` when logging),
+//    so that the runtime's fall-back to PTX is what runs; functions and `.global`/`.const` variables are found by
 //    name in the text, variables get zeroed host storage of their size;
 //  * streams and events run everything at once; host functions run inside
 //    cuLaunchHostFunc;
@@ -246,6 +248,19 @@ double nowMs() {
       .count();
 }
 
+/// Appends `line` to the RESPEC_FAKE_CUDA_LOG file, if there is one.
+void appendLogLine(const std::string &line) {
+  const char *path = std::getenv("RESPEC_FAKE_CUDA_LOG");
+  if (!path || !path[0])
+    return;
+  static std::mutex logMutex;
+  std::lock_guard<std::mutex> lock(logMutex);
+  if (FILE *log = std::fopen(path, "a")) {
+    std::fputs(line.c_str(), log);
+    std::fclose(log);
+  }
+}
+
 void appendLaunchLog(const FakeFunction &f, const unsigned grid[3],
                      const unsigned block[3], unsigned shared, void **params) {
   const char *path = std::getenv("RESPEC_FAKE_CUDA_LOG");
@@ -267,12 +282,7 @@ void appendLaunchLog(const FakeFunction &f, const unsigned grid[3],
     }
   }
   line += '\n';
-  static std::mutex logMutex;
-  std::lock_guard<std::mutex> lock(logMutex);
-  if (FILE *log = std::fopen(path, "a")) {
-    std::fputs(line.c_str(), log);
-    std::fclose(log);
-  }
+  appendLogLine(line);
 }
 
 /// One plane of a 2D/3D copy's source or destination.
@@ -533,6 +543,10 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
                             unsigned numOptions, int *options, void **values) {
   if (!isValidContext())
     return CUDA_ERROR_INVALID_CONTEXT;
+  if (std::memcmp(image, "\x7f" "ELF", 4) == 0) {
+    appendLogLine("cubin refused\n");
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  }
   std::string ptx(static_cast<const char *>(image));
   if (ptx.find(".entry") == std::string::npos) {
     char *log = nullptr;

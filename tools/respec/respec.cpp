@@ -109,6 +109,7 @@ public:
 private:
   bool compileCuda(StringRef source, StringRef objectPath);
   bool compileCudaForGPU(StringRef source, StringRef objectPath);
+  bool assembleForGPU(StringRef ptx, std::string &cubin);
   bool compileOpenCL(StringRef source, StringRef objectPath);
   std::unique_ptr<Module>
   lowerForCPU(std::unique_ptr<Module> device, LLVMContext &llvmContext,
@@ -123,6 +124,10 @@ private:
   bool emitDeviceStage(StringRef source);
   bool configureTuning(mlir::respec::TuningOptions &tuning) const;
   bool compileForNVPTX(StringRef source);
+  mlir::OwningOpRef<mlir::ModuleOp>
+  lowerForNVPTX(LLVMContext &llvmContext, mlir::MLIRContext &context,
+                StringRef source, const mlir::respec::TuningOptions &tuning,
+                bool hostLaunches);
   bool runPtxas(StringRef ptxPath, StringRef cubinPath,
                 std::string *report = nullptr);
   bool pruneVersions(Module &kernels, const std::vector<KernelVersion> &versions,
@@ -388,25 +393,42 @@ bool Driver::pruneVersions(Module &kernels,
 }
 
 /// --target=nvptx: the kernels of `source` as PTX (or a cubin).
-bool Driver::compileForNVPTX(StringRef source) {
+/// The device code of `source` raised and lowered to NVVM kernels (with
+/// the host launch functions kept if `hostLaunches`), or null after an
+/// error.
+mlir::OwningOpRef<mlir::ModuleOp>
+Driver::lowerForNVPTX(LLVMContext &llvmContext, mlir::MLIRContext &context,
+                      StringRef source,
+                      const mlir::respec::TuningOptions &tuning,
+                      bool hostLaunches) {
   if (!isKnownGPUArch(options.gpuArch)) {
     errs() << "respec: error: unknown NVIDIA GPU architecture '"
            << options.gpuArch << "' (expected sm_XX, e.g. sm_80 or sm_90)\n";
-    return false;
+    return nullptr;
   }
-  LLVMContext llvmContext;
   std::unique_ptr<Module> device = compileDevice(llvmContext, source);
   if (!device)
-    return false;
-  mlir::MLIRContext context;
+    return nullptr;
   prepareMLIRContext(context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       importDeviceModule(std::move(device), context);
+  if (!module || failed(runRaisePipeline(*module)) ||
+      failed(runNVPTXLoweringPipeline(*module, options.coarsening, tuning,
+                                      hostLaunches)))
+    return nullptr;
+  return module;
+}
+
+bool Driver::compileForNVPTX(StringRef source) {
+  LLVMContext llvmContext;
+  mlir::MLIRContext context;
   mlir::respec::TuningOptions tuning;
   if (options.tuneMode == "auto")
     tuning.candidates = options.tuneCandidates;
-  if (!module || failed(runRaisePipeline(*module)) ||
-      failed(runNVPTXLoweringPipeline(*module, options.coarsening, tuning)))
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      lowerForNVPTX(llvmContext, context, source, tuning,
+                    /*hostLaunches=*/false);
+  if (!module)
     return false;
   std::vector<KernelVersion> versions = collectKernelVersions(*module);
   std::unique_ptr<Module> kernels =
@@ -439,38 +461,60 @@ bool Driver::compileForNVPTX(StringRef source) {
   return true;
 }
 
+/// The cubin of `ptx` for the chosen GPU, assembled by the toolkit's ptxas,
+/// which also checks the PTX now rather than when the program loads it
+/// (with --resource-usage it reports each kernel's resources). Without
+/// ptxas `cubin` stays empty: the program carries only the PTX, which the
+/// driver compiles when it loads it.
+bool Driver::assembleForGPU(StringRef ptx, std::string &cubin) {
+  std::string ptxas = options.frontend.cudaToolkitPath + "/bin/ptxas";
+  if (options.frontend.cudaToolkitPath.empty() || !sys::fs::exists(ptxas)) {
+    if (options.resourceUsage) {
+      errs() << "respec: error: --resource-usage for --target=nvptx needs "
+                "ptxas from a CUDA toolkit (none found; use --cuda-path)\n";
+      return false;
+    }
+    return true;
+  }
+  std::string ptxPath = temporaryPath("respec-kernels", "ptx");
+  std::string cubinPath = temporaryPath("respec-kernels", "cubin");
+  if (ptxPath.empty() || cubinPath.empty() ||
+      !writeText(ptxPath, [&](raw_ostream &os) { os << ptx; }) ||
+      !runPtxas(ptxPath, cubinPath))
+    return false;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> image =
+      MemoryBuffer::getFile(cubinPath, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!image) {
+    errs() << "respec: error: cannot read ptxas' output '" << cubinPath
+           << "'\n";
+    return false;
+  }
+  cubin = (*image)->getBuffer().str();
+  return true;
+}
+
 /// --target=nvptx without --emit: an object whose host code launches the
 /// kernels, compiled to PTX and embedded, through the runtime's CUDA driver
 /// back end (librespec_cudart_gpu.a).
 bool Driver::compileCudaForGPU(StringRef source, StringRef objectPath) {
-  if (!isKnownGPUArch(options.gpuArch)) {
-    errs() << "respec: error: unknown NVIDIA GPU architecture '"
-           << options.gpuArch << "' (expected sm_XX, e.g. sm_80 or sm_90)\n";
-    return false;
-  }
   if (!options.tuneMode.empty()) {
     errs() << "respec: error: --tune is not supported yet for programs built "
               "for --target=nvptx (use it with --emit=ptx or --emit=cubin)\n";
     return false;
   }
   LLVMContext llvmContext;
-  std::unique_ptr<TargetMachine> target = createTarget(options);
-  std::string fatbin = standInFatBinary();
-  if (!target || fatbin.empty())
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module = lowerForNVPTX(
+      llvmContext, context, source, {}, /*hostLaunches=*/true);
+  std::unique_ptr<TargetMachine> target =
+      module ? createTarget(options) : nullptr;
+  std::string fatbin = target ? standInFatBinary() : "";
+  if (fatbin.empty())
     return false;
   std::unique_ptr<Module> host = compileCudaSource(
       llvmContext, options.frontend, source, CudaSide::Host, fatbin);
-  std::unique_ptr<Module> device =
-      host ? compileDevice(llvmContext, source) : nullptr;
-  if (!device)
-    return false;
-  mlir::MLIRContext context;
-  prepareMLIRContext(context);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      importDeviceModule(std::move(device), context);
-  if (!module || failed(runRaisePipeline(*module)) ||
-      failed(runNVPTXLoweringPipeline(*module, options.coarsening, {},
-                                      /*hostLaunches=*/true)))
+  if (!host)
     return false;
   mlir::OwningOpRef<mlir::ModuleOp> launches = splitHostLaunches(*module);
   if (!launches)
@@ -484,11 +528,15 @@ bool Driver::compileCudaForGPU(StringRef source, StringRef objectPath) {
   if (options.keepIntermediates)
     writeText(intermediatePath(source, "ptx"),
               [&](raw_ostream &os) { os << ptx; });
+  std::string cubin;
+  if (!assembleForGPU(ptx, cubin))
+    return false;
   std::unique_ptr<Module> launchCode =
       translateToCPUModule(*launches, llvmContext, *target, options.deviceCPU,
                            options.frontend.debugInfo);
-  if (!launchCode || !linkGPULaunchesIntoHost(*host, std::move(launchCode),
-                                              ptx, options.gpuArch))
+  if (!launchCode ||
+      !linkGPULaunchesIntoHost(*host, std::move(launchCode), ptx, cubin,
+                               options.gpuArch))
     return false;
   optimizeModule(*host, *target, options.frontend.hostOptLevel);
   return emitObjectFile(*host, *target, objectPath);

@@ -62,11 +62,13 @@ bool linkDeviceIntoHost(llvm::Module &host,
 
 /// For programs built for NVIDIA GPUs: links the host launch functions and
 /// their kernel table (`launches`, see splitHostLaunches) into the host
-/// module, with the kernels' PTX, and points clang's fat-binary wrapper at
-/// the resulting respec_gpu_module (abi.h).
+/// module, with the kernels' PTX and its cubin for `gpuArch` (may be
+/// empty), and points clang's fat-binary wrapper at the resulting
+/// respec_gpu_module (abi.h).
 bool linkGPULaunchesIntoHost(llvm::Module &host,
                              std::unique_ptr<llvm::Module> launches,
-                             llvm::StringRef ptx, llvm::StringRef gpuArch);
+                             llvm::StringRef ptx, llvm::StringRef cubin,
+                             llvm::StringRef gpuArch);
 
 /// Makes `device` (an OpenCL C source's lowered kernels) an object of its
 /// own: device symbols become internal and a constructor registers the

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 namespace mlir::respec {
@@ -44,6 +45,13 @@ LogicalResult verifyNormalizedThreadLoop(scf::ParallelOp loop);
 
 /// The number of threads of `loop` (product of its upper bounds), as index.
 Value buildThreadCount(OpBuilder &builder, Location loc, scf::ParallelOp loop);
+
+/// Recomputes `value` at the builder's insertion point: values `available`
+/// there are used as they are, the others are cloned from their defining
+/// ops (which the caller knows to have no regions and to be safe to
+/// execute there), operands first, each once (recorded in `mapping`).
+Value cloneComputation(OpBuilder &builder, Value value, IRMapping &mapping,
+                       llvm::function_ref<bool(Value)> available);
 
 /// The linear id of the thread whose induction variables are `ivs` (the last
 /// dimension varies fastest), as index.

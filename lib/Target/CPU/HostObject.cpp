@@ -226,7 +226,8 @@ namespace respec {
 static constexpr StringLiteral kGPUModuleName = "__respec_gpu_module";
 
 bool linkGPULaunchesIntoHost(Module &host, std::unique_ptr<Module> launches,
-                             StringRef ptx, StringRef gpuArch) {
+                             StringRef ptx, StringRef cubin,
+                             StringRef gpuArch) {
   GlobalVariable *table =
       launches->getGlobalVariable(kModuleTableName, /*AllowInternal=*/true);
   if (!table) {
@@ -243,18 +244,28 @@ bool linkGPULaunchesIntoHost(Module &host, std::unique_ptr<Module> launches,
   Constant *arch =
       addConstant(*launches, ConstantDataArray::getString(context, gpuArch),
                   "__respec_gpu_arch");
-  auto *type =
-      StructType::get(context, {i32, i32, i32, i32, ptr, ptr, i64, ptr});
-  auto *gpuModule = new GlobalVariable(
+  Constant *cubinImage = ConstantPointerNull::get(ptr);
+  if (!cubin.empty()) {
+    GlobalVariable *global = addConstant(
+        *launches,
+        ConstantDataArray::getString(context, cubin, /*AddNull=*/false),
+        "__respec_cubin_image");
+    // ELF headers are read in place: keep them aligned.
+    global->setAlignment(Align(64));
+    cubinImage = global;
+  }
+  auto *type = StructType::get(
+      context, {i32, i32, i32, i32, ptr, ptr, i64, ptr, ptr, i64});
+  new GlobalVariable(
       *launches, type, /*isConstant=*/true, GlobalValue::ExternalLinkage,
       ConstantStruct::get(type,
                           {ConstantInt::get(i32, RESPEC_GPU_MODULE_MAGIC),
                            ConstantInt::get(i32, RESPEC_GPU_MODULE_VERSION),
                            ConstantInt::get(i32, RESPEC_GPU_IMAGE_PTX),
                            ConstantInt::get(i32, 0), table, image,
-                           ConstantInt::get(i64, ptx.size() + 1), arch}),
+                           ConstantInt::get(i64, ptx.size() + 1), arch,
+                           cubinImage, ConstantInt::get(i64, cubin.size())}),
       kGPUModuleName);
-  (void)gpuModule;
   internalizeDeviceSymbols(*launches, kGPUModuleName);
   if (Linker::linkModules(host, std::move(launches))) {
     errs() << "respec: error: could not link the kernels' launch code into "

@@ -631,15 +631,9 @@ private:
   /// Copies the invariant computation of `value` (see isInvariant) to the
   /// builder's insertion point.
   Value hoist(OpBuilder &builder, Value value, IRMapping &hoisted) {
-    if (currentLoop.isDefinedOutsideOfLoop(value))
-      return value;
-    if (Value done = hoisted.lookupOrNull(value))
-      return done;
-    Operation *def = value.getDefiningOp();
-    for (Value operand : def->getOperands())
-      hoist(builder, operand, hoisted);
-    Operation *copy = builder.clone(*def, hoisted);
-    return copy->getResult(cast<OpResult>(value).getResultNumber());
+    return cloneComputation(builder, value, hoisted, [&](Value operand) {
+      return currentLoop.isDefinedOutsideOfLoop(operand);
+    });
   }
 
   /// max(lower, min(split, upper)), statically when possible.

@@ -343,15 +343,9 @@ private:
   /// `value` (isHostComputable) at the builder's position before the grid
   /// loop, cloning its computation from the loop's body.
   Value computeOnHost(OpBuilder &b, Value value, IRMapping &hostValues) {
-    if (isDefinedOutside(value, grid))
-      return value;
-    if (Value done = hostValues.lookupOrNull(value))
-      return done;
-    Operation *def = value.getDefiningOp();
-    for (Value operand : def->getOperands())
-      computeOnHost(b, operand, hostValues);
-    Operation *copy = b.clone(*def, hostValues);
-    return copy->getResult(cast<OpResult>(value).getResultNumber());
+    return cloneComputation(b, value, hostValues, [&](Value operand) {
+      return isDefinedOutside(operand, grid);
+    });
   }
 
   /// The size operand of the block's shared-memory call, if any.

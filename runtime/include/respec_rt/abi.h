@@ -99,6 +99,12 @@ typedef struct respec_gpu_module {
   const char *image;   ///< PTX text, NUL-terminated
   uint64_t imageSize;  ///< bytes of `image`, the NUL included
   const char *gpuArch; ///< the architecture it was built for, e.g. "sm_80"
+  /// The PTX assembled by ptxas for `gpuArch` (an ELF cubin), or null when
+  /// the toolkit had no ptxas. The runtime loads it on a GPU of that
+  /// architecture and JIT-compiles the PTX on any other, as with nvcc's
+  /// fat binaries.
+  const void *cubin;
+  uint64_t cubinSize;
 } respec_gpu_module;
 
 /// Called by the host-side launch functions of a respec_gpu_module, only

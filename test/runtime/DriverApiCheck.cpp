@@ -1,0 +1,303 @@
+//===- DriverApiCheck.cpp - respec's CUDA driver declarations vs cuda.h ---===//
+//
+// The GPU runtime declares the CUDA driver API itself (runtime/cuda/
+// DriverApi.h: it is built without a toolkit and loads libcuda.so.1 at run
+// time), so nothing but this file checks those declarations against
+// NVIDIA's. Compiled against the toolkit's cuda.h, with the legacy
+// declarations of every exported symbol (__CUDA_API_VERSION_INTERNAL, so
+// that each name means the symbol the runtime resolves, not the newer one a
+// macro would map it to), and the toolkit's driver_types.h for the runtime
+// API's attribute numbers (AbiLayout.cpp checks that respec's are the
+// toolkit's). Every check is a static_assert: the test is that this file
+// compiles. It checks:
+//  * every entry point's parameter list: the same number of parameters,
+//    each of the same kind (integer or enum, floating point, pointer to a
+//    compatible type, struct of the same size) and size;
+//  * the numeric values of the driver constants respec uses;
+//  * the layouts of CUDA_MEMCPY2D and CUDA_MEMCPY3D;
+//  * that the runtime API's device attribute numbers (cudaDevAttr*, which
+//    the runtime passes to cuDeviceGetAttribute) are the driver's.
+//
+//===----------------------------------------------------------------------===//
+
+// First, so that cuda.h's macros (CU_DEVICE_CPU) do not rewrite it.
+#include "../../runtime/cuda/DriverApi.h"
+
+namespace {
+constexpr long long respecDeviceCpu = respec::gpu::CU_DEVICE_CPU;
+} // namespace
+
+#define __CUDA_API_VERSION_INTERNAL 1
+#include <cuda.h>
+#include <driver_types.h>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace respec::gpu::check {
+
+template <typename T, typename = void> struct IsComplete : std::false_type {};
+template <typename T>
+struct IsComplete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
+
+template <typename A, typename B> constexpr bool compatible();
+
+template <typename A, typename B> constexpr bool compatiblePointees() {
+  using PA = std::remove_cv_t<A>;
+  using PB = std::remove_cv_t<B>;
+  if constexpr (std::is_void_v<PA> || std::is_void_v<PB>)
+    return std::is_void_v<PA> && std::is_void_v<PB>;
+  else if constexpr (std::is_class_v<PA> && std::is_class_v<PB> &&
+                     !(IsComplete<PA>::value && IsComplete<PB>::value))
+    // Opaque handles (CUctx_st, ...): both sides incomplete.
+    return !IsComplete<PA>::value && !IsComplete<PB>::value;
+  else
+    return compatible<PA, PB>();
+}
+
+template <typename R1, typename... P1, typename R2, typename... P2>
+constexpr bool sameSignature(R1 (*)(P1...), R2 (*)(P2...)) {
+  if constexpr (sizeof...(P1) != sizeof...(P2))
+    return false;
+  else
+    return compatible<R1, R2>() && (compatible<P1, P2>() && ...);
+}
+
+template <typename A, typename B> constexpr bool compatible() {
+  if constexpr (std::is_same_v<A, B>)
+    return true;
+  else if constexpr ((std::is_integral_v<A> || std::is_enum_v<A>)&&(
+                         std::is_integral_v<B> || std::is_enum_v<B>))
+    return sizeof(A) == sizeof(B);
+  else if constexpr (std::is_pointer_v<A> && std::is_pointer_v<B>) {
+    using PA = std::remove_pointer_t<A>;
+    using PB = std::remove_pointer_t<B>;
+    if constexpr (std::is_function_v<PA> && std::is_function_v<PB>)
+      return sameSignature(static_cast<A>(nullptr), static_cast<B>(nullptr));
+    else
+      return compatiblePointees<PA, PB>();
+  } else if constexpr (std::is_class_v<A> && std::is_class_v<B>)
+    return sizeof(A) == sizeof(B);
+  else
+    return false;
+}
+
+namespace gpu = respec::gpu;
+
+// Unqualified names in the parameter lists are respec's (this namespace is
+// inside respec::gpu); cuda.h's are the global ones.
+#define CHECK_ENTRY_POINT(MEMBER, SYMBOL, PARAMS)                              \
+  static_assert(                                                               \
+      sameSignature(&::SYMBOL, static_cast<CUresult(*) PARAMS>(nullptr)),      \
+      "respec's declaration of " #SYMBOL " differs from cuda.h's");
+RESPEC_DRIVER_FUNCTIONS(CHECK_ENTRY_POINT)
+#undef CHECK_ENTRY_POINT
+
+#define CONSTANT(NAME)                                                         \
+  static_assert(static_cast<long long>(gpu::NAME) ==                           \
+                    static_cast<long long>(::NAME),                            \
+                #NAME " differs from cuda.h's");
+CONSTANT(CUDA_SUCCESS)
+CONSTANT(CUDA_ERROR_INVALID_VALUE)
+CONSTANT(CUDA_ERROR_OUT_OF_MEMORY)
+CONSTANT(CUDA_ERROR_NOT_INITIALIZED)
+CONSTANT(CUDA_ERROR_DEINITIALIZED)
+CONSTANT(CUDA_ERROR_STUB_LIBRARY)
+CONSTANT(CUDA_ERROR_NO_DEVICE)
+CONSTANT(CUDA_ERROR_INVALID_DEVICE)
+CONSTANT(CUDA_ERROR_INVALID_IMAGE)
+CONSTANT(CUDA_ERROR_INVALID_CONTEXT)
+CONSTANT(CUDA_ERROR_NO_BINARY_FOR_GPU)
+CONSTANT(CUDA_ERROR_INVALID_PTX)
+CONSTANT(CUDA_ERROR_INVALID_HANDLE)
+CONSTANT(CUDA_ERROR_NOT_FOUND)
+CONSTANT(CUDA_ERROR_NOT_READY)
+CONSTANT(CUDA_ERROR_NOT_SUPPORTED)
+CONSTANT(CUDA_ERROR_UNKNOWN)
+CONSTANT(CU_DEVICE_ATTRIBUTE_CLOCK_RATE)
+CONSTANT(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)
+CONSTANT(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+CONSTANT(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
+CONSTANT(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES)
+CONSTANT(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
+CONSTANT(CU_FUNC_ATTRIBUTE_NUM_REGS)
+CONSTANT(CU_FUNC_ATTRIBUTE_PTX_VERSION)
+CONSTANT(CU_FUNC_ATTRIBUTE_BINARY_VERSION)
+CONSTANT(CU_FUNC_ATTRIBUTE_CACHE_MODE_CA)
+CONSTANT(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+CONSTANT(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
+CONSTANT(CU_JIT_INFO_LOG_BUFFER)
+CONSTANT(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES)
+CONSTANT(CU_JIT_ERROR_LOG_BUFFER)
+CONSTANT(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+CONSTANT(CU_MEMORYTYPE_HOST)
+CONSTANT(CU_MEMORYTYPE_DEVICE)
+CONSTANT(CU_MEMORYTYPE_UNIFIED)
+CONSTANT(CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
+CONSTANT(CU_POINTER_ATTRIBUTE_DEVICE_POINTER)
+CONSTANT(CU_POINTER_ATTRIBUTE_HOST_POINTER)
+CONSTANT(CU_POINTER_ATTRIBUTE_IS_MANAGED)
+CONSTANT(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
+#undef CONSTANT
+static_assert(respecDeviceCpu == static_cast<long long>(CU_DEVICE_CPU));
+
+#define LAYOUT(TYPE, FIELD)                                                    \
+  static_assert(offsetof(gpu::TYPE, FIELD) == offsetof(::TYPE, FIELD),         \
+                #TYPE "::" #FIELD " is not where cuda.h has it");
+static_assert(sizeof(gpu::CUDA_MEMCPY2D) == sizeof(::CUDA_MEMCPY2D));
+static_assert(sizeof(gpu::CUDA_MEMCPY3D) == sizeof(::CUDA_MEMCPY3D));
+LAYOUT(CUDA_MEMCPY2D, srcXInBytes)
+LAYOUT(CUDA_MEMCPY2D, srcY)
+LAYOUT(CUDA_MEMCPY2D, srcMemoryType)
+LAYOUT(CUDA_MEMCPY2D, srcHost)
+LAYOUT(CUDA_MEMCPY2D, srcDevice)
+LAYOUT(CUDA_MEMCPY2D, srcArray)
+LAYOUT(CUDA_MEMCPY2D, srcPitch)
+LAYOUT(CUDA_MEMCPY2D, dstXInBytes)
+LAYOUT(CUDA_MEMCPY2D, dstY)
+LAYOUT(CUDA_MEMCPY2D, dstMemoryType)
+LAYOUT(CUDA_MEMCPY2D, dstHost)
+LAYOUT(CUDA_MEMCPY2D, dstDevice)
+LAYOUT(CUDA_MEMCPY2D, dstArray)
+LAYOUT(CUDA_MEMCPY2D, dstPitch)
+LAYOUT(CUDA_MEMCPY2D, WidthInBytes)
+LAYOUT(CUDA_MEMCPY2D, Height)
+LAYOUT(CUDA_MEMCPY3D, srcXInBytes)
+LAYOUT(CUDA_MEMCPY3D, srcY)
+LAYOUT(CUDA_MEMCPY3D, srcZ)
+LAYOUT(CUDA_MEMCPY3D, srcLOD)
+LAYOUT(CUDA_MEMCPY3D, srcMemoryType)
+LAYOUT(CUDA_MEMCPY3D, srcHost)
+LAYOUT(CUDA_MEMCPY3D, srcDevice)
+LAYOUT(CUDA_MEMCPY3D, srcArray)
+LAYOUT(CUDA_MEMCPY3D, reserved0)
+LAYOUT(CUDA_MEMCPY3D, srcPitch)
+LAYOUT(CUDA_MEMCPY3D, srcHeight)
+LAYOUT(CUDA_MEMCPY3D, dstXInBytes)
+LAYOUT(CUDA_MEMCPY3D, dstY)
+LAYOUT(CUDA_MEMCPY3D, dstZ)
+LAYOUT(CUDA_MEMCPY3D, dstLOD)
+LAYOUT(CUDA_MEMCPY3D, dstMemoryType)
+LAYOUT(CUDA_MEMCPY3D, dstHost)
+LAYOUT(CUDA_MEMCPY3D, dstDevice)
+LAYOUT(CUDA_MEMCPY3D, dstArray)
+LAYOUT(CUDA_MEMCPY3D, reserved1)
+LAYOUT(CUDA_MEMCPY3D, dstPitch)
+LAYOUT(CUDA_MEMCPY3D, dstHeight)
+LAYOUT(CUDA_MEMCPY3D, WidthInBytes)
+LAYOUT(CUDA_MEMCPY3D, Height)
+LAYOUT(CUDA_MEMCPY3D, Depth)
+#undef LAYOUT
+
+// The runtime API's attribute numbers in respec's headers are the driver's
+// (the GPU runtime passes them on as they are).
+#define ATTRIBUTE(RUNTIME, DRIVER)                                             \
+  static_assert(static_cast<int>(::RUNTIME) == static_cast<int>(::DRIVER),     \
+                #RUNTIME " is not " #DRIVER);
+ATTRIBUTE(cudaDevAttrAsyncEngineCount, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT)
+ATTRIBUTE(cudaDevAttrCanMapHostMemory, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY)
+ATTRIBUTE(cudaDevAttrCanUseHostPointerForRegisteredMem,
+          CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM)
+ATTRIBUTE(cudaDevAttrClusterLaunch, CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH)
+ATTRIBUTE(cudaDevAttrComputeCapabilityMajor,
+          CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
+ATTRIBUTE(cudaDevAttrComputeCapabilityMinor,
+          CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
+ATTRIBUTE(cudaDevAttrComputePreemptionSupported,
+          CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED)
+ATTRIBUTE(cudaDevAttrConcurrentKernels, CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS)
+ATTRIBUTE(cudaDevAttrConcurrentManagedAccess,
+          CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)
+ATTRIBUTE(cudaDevAttrCooperativeLaunch, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)
+ATTRIBUTE(cudaDevAttrDeferredMappingCudaArraySupported,
+          CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED)
+ATTRIBUTE(cudaDevAttrDirectManagedMemAccessFromHost,
+          CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST)
+ATTRIBUTE(cudaDevAttrEccEnabled, CU_DEVICE_ATTRIBUTE_ECC_ENABLED)
+ATTRIBUTE(cudaDevAttrGPUDirectRDMASupported,
+          CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED)
+ATTRIBUTE(cudaDevAttrGPUDirectRDMAWritesOrdering,
+          CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING)
+ATTRIBUTE(cudaDevAttrGlobalL1CacheSupported,
+          CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED)
+ATTRIBUTE(cudaDevAttrGlobalMemoryBusWidth,
+          CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)
+ATTRIBUTE(cudaDevAttrHostNativeAtomicSupported,
+          CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED)
+ATTRIBUTE(cudaDevAttrHostNumaId, CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID)
+ATTRIBUTE(cudaDevAttrHostNumaMultinodeIpcSupported,
+          CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED)
+ATTRIBUTE(cudaDevAttrHostRegisterSupported,
+          CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED)
+ATTRIBUTE(cudaDevAttrIntegrated, CU_DEVICE_ATTRIBUTE_INTEGRATED)
+ATTRIBUTE(cudaDevAttrIpcEventSupport, CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED)
+ATTRIBUTE(cudaDevAttrIsMultiGpuBoard, CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD)
+ATTRIBUTE(cudaDevAttrL2CacheSize, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
+ATTRIBUTE(cudaDevAttrLocalL1CacheSupported,
+          CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED)
+ATTRIBUTE(cudaDevAttrManagedMemory, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY)
+ATTRIBUTE(cudaDevAttrMaxAccessPolicyWindowSize,
+          CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE)
+ATTRIBUTE(cudaDevAttrMaxBlockDimX, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)
+ATTRIBUTE(cudaDevAttrMaxBlockDimY, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)
+ATTRIBUTE(cudaDevAttrMaxBlockDimZ, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)
+ATTRIBUTE(cudaDevAttrMaxBlocksPerMultiprocessor,
+          CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)
+ATTRIBUTE(cudaDevAttrMaxGridDimX, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)
+ATTRIBUTE(cudaDevAttrMaxGridDimY, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)
+ATTRIBUTE(cudaDevAttrMaxGridDimZ, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)
+ATTRIBUTE(cudaDevAttrMaxPersistingL2CacheSize,
+          CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE)
+ATTRIBUTE(cudaDevAttrMaxPitch, CU_DEVICE_ATTRIBUTE_MAX_PITCH)
+ATTRIBUTE(cudaDevAttrMaxRegistersPerBlock,
+          CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK)
+ATTRIBUTE(cudaDevAttrMaxRegistersPerMultiprocessor,
+          CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)
+ATTRIBUTE(cudaDevAttrMaxSharedMemoryPerBlock,
+          CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)
+ATTRIBUTE(cudaDevAttrMaxSharedMemoryPerBlockOptin,
+          CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+ATTRIBUTE(cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+          CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)
+ATTRIBUTE(cudaDevAttrMaxThreadsPerBlock,
+          CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+ATTRIBUTE(cudaDevAttrMaxThreadsPerMultiProcessor,
+          CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)
+ATTRIBUTE(cudaDevAttrMemoryPoolsSupported,
+          CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)
+ATTRIBUTE(cudaDevAttrMpsEnabled, CU_DEVICE_ATTRIBUTE_MPS_ENABLED)
+ATTRIBUTE(cudaDevAttrMultiGpuBoardGroupID,
+          CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID)
+ATTRIBUTE(cudaDevAttrMultiProcessorCount,
+          CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+ATTRIBUTE(cudaDevAttrNumaConfig, CU_DEVICE_ATTRIBUTE_NUMA_CONFIG)
+ATTRIBUTE(cudaDevAttrNumaId, CU_DEVICE_ATTRIBUTE_NUMA_ID)
+ATTRIBUTE(cudaDevAttrPageableMemoryAccess,
+          CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS)
+ATTRIBUTE(cudaDevAttrPageableMemoryAccessUsesHostPageTables,
+          CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES)
+ATTRIBUTE(cudaDevAttrPciBusId, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID)
+ATTRIBUTE(cudaDevAttrPciDeviceId, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID)
+ATTRIBUTE(cudaDevAttrPciDomainId, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID)
+ATTRIBUTE(cudaDevAttrReservedSharedMemoryPerBlock,
+          CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK)
+ATTRIBUTE(cudaDevAttrSparseCudaArraySupported,
+          CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED)
+ATTRIBUTE(cudaDevAttrStreamPrioritiesSupported,
+          CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED)
+ATTRIBUTE(cudaDevAttrSurfaceAlignment, CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT)
+ATTRIBUTE(cudaDevAttrTccDriver, CU_DEVICE_ATTRIBUTE_TCC_DRIVER)
+ATTRIBUTE(cudaDevAttrTextureAlignment, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT)
+ATTRIBUTE(cudaDevAttrTexturePitchAlignment,
+          CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT)
+ATTRIBUTE(cudaDevAttrTimelineSemaphoreInteropSupported,
+          CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED)
+ATTRIBUTE(cudaDevAttrTotalConstantMemory,
+          CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY)
+ATTRIBUTE(cudaDevAttrUnifiedAddressing, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING)
+ATTRIBUTE(cudaDevAttrWarpSize, CU_DEVICE_ATTRIBUTE_WARP_SIZE)
+#undef ATTRIBUTE
+
+} // namespace respec::gpu::check
+
+int main() { return 0; }
