@@ -45,6 +45,11 @@ void respec::buildNVPTXLoweringPipeline(OpPassManager &pm,
   addCoarsenPass(pm, coarsening);
   addBuildAlternativesPass(pm, tuning);
   pm.addPass(createOutlineGPUKernelsPass({hostLaunches}));
+  // A program's launch code chooses among the versions as on the CPU: by
+  // the tuning database's geometry table, by timing them (--tune=profile)
+  // or by the geometry heuristic.
+  if (hostLaunches && !tuning.empty())
+    pm.addPass(createLowerAlternativesPass({tuning.profile}));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -29,6 +29,7 @@
 #include "respec/Transforms/UnrollInterleave.h"
 
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -45,13 +46,43 @@ namespace {
 /// Shared memory of each coarsened block starts at this alignment.
 constexpr int64_t kSharedAlignment = 64;
 
+bool isLive(Value value, unsigned depth = 0);
+
+/// Whether the call `user` makes use of `value`, if the callee is defined in
+/// the module: barrier-free kernels pass every block and thread index to
+/// their thread function, which may ignore most of them.
+std::optional<bool> isUsedByCallee(Operation *user, Value value,
+                                   unsigned depth) {
+  auto call = dyn_cast<CallOpInterface>(user);
+  if (!call)
+    return std::nullopt;
+  auto callee =
+      dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+  if (!callee || callee.isExternal())
+    return std::nullopt;
+  OperandRange args = call.getArgOperands();
+  // Passed as something other than an argument (an indirect callee).
+  if (llvm::count(args, value) != llvm::count(user->getOperands(), value))
+    return true;
+  for (auto [index, arg] : llvm::enumerate(args))
+    if (arg == value && (index >= callee.getNumArguments() ||
+                         isLive(callee.getArgument(index), depth + 1)))
+      return true;
+  return false;
+}
+
 /// True if `value` feeds anything that matters: an op with side effects or
 /// a value that is itself live. (Raising casts every induction variable to
 /// i32 whether the kernel reads it or not.)
-bool isLive(Value value, unsigned depth = 0) {
+bool isLive(Value value, unsigned depth) {
   if (depth > 8)
     return true;
   for (Operation *user : value.getUsers()) {
+    if (std::optional<bool> used = isUsedByCallee(user, value, depth)) {
+      if (*used)
+        return true;
+      continue;
+    }
     if (!isMemoryEffectFree(user) || user->getNumRegions() != 0 ||
         user->hasTrait<OpTrait::IsTerminator>())
       return true;

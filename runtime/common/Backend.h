@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <string>
 
 namespace respec {
 
@@ -66,6 +67,18 @@ cudaError_t copy3D(const cudaMemcpy3DParms *p, Ordering order,
 /// `symbol`, or an error naming `call`.
 cudaError_t symbolRange(const void *symbol, size_t count, size_t offset,
                         char **address, const char *call);
+
+namespace tuning {
+struct DeviceDescriptor;
+} // namespace tuning
+
+/// Kernel versions (Tuning.cpp): the tuning database's name of the device
+/// kernels run on ("cpu:...", "gpu:..."), its description for the geometry
+/// heuristic, and a wait that makes the clock read after it measure the
+/// launches made so far (on a GPU they run asynchronously).
+std::string tuningDeviceKey();
+const tuning::DeviceDescriptor &tuningDevice();
+void waitForTunedLaunch();
 
 //===----------------------------------------------------------------------===//
 // Implemented in EntryPoints.cpp, for backends' own variants (_ptds, _ptsz).

@@ -64,6 +64,26 @@ cudaError_t submitCopy(const PitchedCopy &copy, cudaStream_t stream, bool wait,
                       : enqueueOnStream(stream, call, work);
 }
 
+/// False (after reporting the error) if `count` bytes at `ptr` run past the
+/// end of the runtime allocation `ptr` points into, as a GPU's driver
+/// refuses them; pointers into memory the runtime did not allocate
+/// (pageable host memory) are the program's to get right.
+bool fitsAllocation(const void *ptr, size_t count, const char *role,
+                    const char *call) {
+  cpu::Allocation allocation;
+  if (!count || !cpu::findAllocation(ptr, &allocation))
+    return true;
+  size_t offset = static_cast<size_t>(static_cast<const char *>(ptr) -
+                                      static_cast<const char *>(allocation.base));
+  if (count <= allocation.size - offset)
+    return true;
+  reportError(cudaErrorInvalidValue, call,
+              "the %s range (%zu bytes at offset %zu) runs past the end of "
+              "its %zu-byte allocation",
+              role, count, offset, allocation.size);
+  return false;
+}
+
 } // namespace
 
 cudaError_t respec::copyLinear(void *dst, const void *src, size_t count,
@@ -74,6 +94,9 @@ cudaError_t respec::copyLinear(void *dst, const void *src, size_t count,
                        static_cast<int>(kind));
   if (count && (!dst || !src))
     return reportError(cudaErrorInvalidValue, call, "null pointer");
+  if (!fitsAllocation(dst, count, "destination", call) ||
+      !fitsAllocation(src, count, "source", call))
+    return cudaErrorInvalidValue;
   PitchedCopy copy{static_cast<char *>(dst),
                    count,
                    0,

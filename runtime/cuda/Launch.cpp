@@ -131,6 +131,16 @@ cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
   return launch.error;
 }
 
+// Profiling builds time each version with the host's clock around its
+// launches (Tuning.cpp): waiting for the launch's stream makes that clock
+// measure the kernels, which the GPU runs asynchronously.
+void respec::waitForTunedLaunch() {
+  CurrentLaunch *launch = currentLaunch;
+  if (launch && launch->error == cudaSuccess)
+    launch->error =
+        checkDriver(driver().streamSynchronize(launch->stream), launch->call);
+}
+
 extern "C" void __respec_cuda_launch(const char *kernel, uint32_t gridX,
                                      uint32_t gridY, uint32_t gridZ,
                                      uint32_t blockX, uint32_t blockY,

@@ -97,6 +97,41 @@ llvm.func @user(%p: !llvm.ptr) {
 
 // -----
 
+// Round-to-nearest IEEE operations (__fadd_rn, __fmaf_rn, ...) become the
+// CPU's own operations, without fast-math flags so that nothing contracts
+// them into fused multiply-adds; the other rounding modes stay calls into
+// the runtime, which switches the FP environment around the operation.
+// CHECK-LABEL: llvm.func @rounded(
+// CHECK-SAME: %[[A:[^:]*]]: f32, %[[B:[^:]*]]: f32, %[[C:[^:]*]]: f32, %[[D:[^:]*]]: f64, %[[E:[^:]*]]: f64)
+// CHECK: %[[SUM:.*]] = llvm.fadd %[[A]], %[[B]] : f32
+// CHECK: %[[PROD:.*]] = llvm.fmul %[[SUM]], %[[C]] : f32
+// CHECK: %[[FMA:.*]] = llvm.intr.fma(%[[PROD]], %[[A]], %[[B]]) : (f32, f32, f32) -> f32
+// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
+// CHECK: %[[RCP:.*]] = llvm.fdiv %[[ONE]], %[[FMA]] : f32
+// CHECK: %[[SQRT:.*]] = llvm.intr.sqrt(%[[D]]) : (f64) -> f64
+// CHECK: %[[QUO:.*]] = llvm.fdiv %[[SQRT]], %[[E]] : f64
+// CHECK: %[[RZ:.*]] = llvm.call @__nv_fadd_rz(%[[RCP]], %[[A]]) : (f32, f32) -> f32
+// CHECK-NOT: llvm.call @__nv_{{.*}}_rn
+llvm.func @__nv_fadd_rn(f32, f32) -> f32
+llvm.func @__nv_fmul_rn(f32, f32) -> f32
+llvm.func @__nv_fmaf_rn(f32, f32, f32) -> f32
+llvm.func @__nv_frcp_rn(f32) -> f32
+llvm.func @__nv_dsqrt_rn(f64) -> f64
+llvm.func @__nv_ddiv_rn(f64, f64) -> f64
+llvm.func @__nv_fadd_rz(f32, f32) -> f32
+llvm.func @rounded(%a: f32, %b: f32, %c: f32, %d: f64, %e: f64) -> f32 {
+  %sum = llvm.call @__nv_fadd_rn(%a, %b) {fastmathFlags = #llvm.fastmath<contract>} : (f32, f32) -> f32
+  %prod = llvm.call @__nv_fmul_rn(%sum, %c) : (f32, f32) -> f32
+  %fma = llvm.call @__nv_fmaf_rn(%prod, %a, %b) : (f32, f32, f32) -> f32
+  %rcp = llvm.call @__nv_frcp_rn(%fma) : (f32) -> f32
+  %sqrt = llvm.call @__nv_dsqrt_rn(%d) : (f64) -> f64
+  %quo = llvm.call @__nv_ddiv_rn(%sqrt, %e) : (f64, f64) -> f64
+  %rz = llvm.call @__nv_fadd_rz(%rcp, %a) : (f32, f32) -> f32
+  llvm.return %rz : f32
+}
+
+// -----
+
 // A module with nothing device-specific passes through unchanged.
 // CHECK-LABEL: llvm.func @plain(
 // CHECK-NEXT: llvm.return

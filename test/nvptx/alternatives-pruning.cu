@@ -21,7 +21,7 @@
 // PTX-NOT: _v1(
 // PTX-NOT: _v2(
 
-// PROFILE: respec: error: --tune=profile is not supported with --target=nvptx yet
+// PROFILE: respec: error: --tune=profile with --emit=ptx has no program to time the versions
 
 __global__ void stage(float *data, int n) {
   __shared__ float buffer[25600];

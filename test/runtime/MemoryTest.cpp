@@ -135,8 +135,33 @@ void testHostAndManagedMemory() {
 
 } // namespace
 
+/// A copy that runs past the end of a cudaMalloc allocation fails with
+/// cudaErrorInvalidValue and copies nothing, as a GPU's driver refuses it
+/// (before, it read or wrote past the allocation).
+void testCopyPastAllocation() {
+  char *dev = nullptr;
+  CHECK_OK(cudaMalloc(&dev, 4096));
+  std::vector<char> host(1 << 20, 7);
+  CHECK_EQ_ERR(
+      cudaMemcpy(host.data(), dev, host.size(), cudaMemcpyDeviceToHost),
+      cudaErrorInvalidValue);
+  CHECK(host[0] == 7);
+  CHECK_EQ_ERR(cudaMemcpy(dev + 4000, host.data(), 200, cudaMemcpyHostToDevice),
+               cudaErrorInvalidValue);
+  CHECK_EQ_ERR(
+      cudaMemcpy(dev, dev, size_t(1) << 40, cudaMemcpyDeviceToDevice),
+      cudaErrorInvalidValue);
+  CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+  CHECK_OK(cudaMemcpyAsync(dev + 96, host.data(), 4000, cudaMemcpyHostToDevice,
+                           0));
+  CHECK_OK(cudaDeviceSynchronize());
+  CHECK(dev[96] == 7 && dev[4095] == 7);
+  CHECK_OK(cudaFree(dev));
+}
+
 int main() {
   testMemcpyKinds();
+  testCopyPastAllocation();
   testPitched2D();
   testPitched3D();
   testHostAndManagedMemory();

@@ -76,9 +76,9 @@ bool isIgnoredFlag(StringRef arg) {
 
 bool isIgnoredFlagWithValue(StringRef arg) {
   return StringSwitch<bool>(arg)
-      .Cases({"-ccbin", "--compiler-bindir", "-Xptxas", "-Xnvlink",
-              "-Xcudafe", "-code", "--gpu-code", "-maxrregcount",
-              "--maxrregcount", "-cudart", "--cudart"},
+      .Cases({"-ccbin", "--compiler-bindir", "-Xptxas", "-Xnvlink", "-Xcudafe",
+              "-code", "--gpu-code", "-maxrregcount", "--maxrregcount",
+              "-cudart", "--cudart"},
              true)
       .Default(false);
 }
@@ -114,20 +114,17 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::minCutAcrossBarriers},
     {"block-index-freeze",
      &mlir::respec::CPUPipelineOptions::freezeBlockIndices},
-    {"block-size-spec",
-     &mlir::respec::CPUPipelineOptions::specializeBlockSize},
+    {"block-size-spec", &mlir::respec::CPUPipelineOptions::specializeBlockSize},
     {"loop-interchange",
      &mlir::respec::CPUPipelineOptions::interchangeSerialLoops},
     {"shared-atomics",
      &mlir::respec::CPUPipelineOptions::localizeSharedAtomics},
     {"thread-index-split",
      &mlir::respec::CPUPipelineOptions::splitThreadIndexSets},
-    {"thread-licm",
-     &mlir::respec::CPUPipelineOptions::hoistThreadInvariants},
+    {"thread-licm", &mlir::respec::CPUPipelineOptions::hoistThreadInvariants},
     {"thread-vectorize",
      &mlir::respec::CPUPipelineOptions::vectorizeThreadLoops},
-    {"warp-interleave",
-     &mlir::respec::CPUPipelineOptions::interleaveWarpLanes},
+    {"warp-interleave", &mlir::respec::CPUPipelineOptions::interleaveWarpLanes},
 };
 
 /// Applies `--disable-opt=NAME[,NAME...]` (`enable` false) or
@@ -147,8 +144,7 @@ static bool setOptimizations(StringRef list, bool enable,
     }
     if (!known) {
       errs() << "respec: error: unknown optimization '" << name << "' in "
-             << (enable ? "--enable-opt" : "--disable-opt")
-             << " (expected all";
+             << (enable ? "--enable-opt" : "--disable-opt") << " (expected all";
       for (const OptionalOptimization &opt : kOptionalOptimizations)
         errs() << ", " << opt.name;
       errs() << ")\n";
@@ -221,8 +217,7 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
       else if (level == "s" || level == "z")
         options.frontend.hostOptLevel = 2;
       else {
-        errs() << "respec: error: invalid optimization level '" << arg
-               << "'\n";
+        errs() << "respec: error: invalid optimization level '" << arg << "'\n";
         error = true;
       }
     } else if (arg == "-g" || arg == "--debug" || arg == "-G" ||
@@ -286,8 +281,8 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
     } else if (reader.value(arg, "--coarsen-kernel", value, error)) {
       std::string message;
       if (!mlir::respec::parseKernelCoarsening(value, message)) {
-        errs() << "respec: error: --coarsen-kernel=" << value << ": "
-               << message << "\n";
+        errs() << "respec: error: --coarsen-kernel=" << value << ": " << message
+               << "\n";
         error = true;
       }
       options.coarsening.kernels.push_back(value);
@@ -386,12 +381,15 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
               "--target=nvptx\n";
     error = true;
   }
-  if (!error && options.target == TargetKind::NVPTX &&
+  bool gpuKernelsOnly =
+      options.emit == EmitKind::PTX || options.emit == EmitKind::Cubin;
+  if (!error && options.target == TargetKind::NVPTX && gpuKernelsOnly &&
       !options.tuneMode.empty() && options.tuneMode != "auto") {
-    errs() << "respec: error: --tune=" << options.tuneMode
-           << " is not supported with --target=nvptx yet (it needs the "
-              "runtime's CUDA back end); --tune=auto builds the versions "
-              "and prunes them with ptxas\n";
+    errs() << "respec: error: --tune=" << options.tuneMode << " with --emit="
+           << (options.emit == EmitKind::PTX ? "ptx" : "cubin")
+           << " has no program to time the versions; build the program "
+              "(without --emit) or use --tune=auto, which prunes the "
+              "versions with ptxas\n";
     error = true;
   }
   if (error)
@@ -405,7 +403,8 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
 }
 
 void printDriverHelp() {
-  outs() << R"(OVERVIEW: respec - compile CUDA programs for the CPU (nvcc-compatible)
+  outs()
+      << R"(OVERVIEW: respec - compile CUDA programs for the CPU (nvcc-compatible)
 
 USAGE: respec [options] <inputs>
 

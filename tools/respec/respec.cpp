@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../../runtime/common/DeviceDescriptors.h"
 #include "DriverOptions.h"
 #include "TuningDatabase.h"
-#include "../../runtime/common/DeviceDescriptors.h"
 
 #include "respec/Frontend/CudaFrontend.h"
 #include "respec/Frontend/DeviceModulePreparation.h"
@@ -53,8 +53,7 @@ struct InstallLayout {
     InstallLayout layout;
     layout.binDir = sys::path::parent_path(exe).str();
     SmallString<256> prefix(sys::path::parent_path(layout.binDir));
-    SmallString<256> lib(prefix), include(prefix), opencl(prefix),
-        api(prefix);
+    SmallString<256> lib(prefix), include(prefix), opencl(prefix), api(prefix);
     sys::path::append(lib, "lib");
     sys::path::append(include, "share", "respec", "cuda", "include");
     sys::path::append(opencl, "share", "respec", "opencl");
@@ -130,8 +129,8 @@ private:
                 bool hostLaunches);
   bool runPtxas(StringRef ptxPath, StringRef cubinPath,
                 std::string *report = nullptr);
-  bool pruneVersions(Module &kernels, const std::vector<KernelVersion> &versions,
-                     StringRef ptx);
+  bool pruneVersions(Module &kernels,
+                     const std::vector<KernelVersion> &versions, StringRef ptx);
   std::string intermediatePath(StringRef source, StringRef suffix) const;
   std::string temporaryPath(StringRef stem, StringRef suffix);
   std::string standInFatBinary();
@@ -157,8 +156,7 @@ std::string Driver::temporaryPath(StringRef stem, StringRef suffix) {
 
 /// Intermediate files kept by --keep go beside the output (or the current
 /// directory) as <source stem>.<suffix>.
-std::string Driver::intermediatePath(StringRef source,
-                                     StringRef suffix) const {
+std::string Driver::intermediatePath(StringRef source, StringRef suffix) const {
   SmallString<256> path;
   if (!options.output.empty())
     path = sys::path::parent_path(options.output);
@@ -193,8 +191,8 @@ Driver::compileDevice(LLVMContext &context, StringRef source,
     if (openCLKernels)
       *openCLKernels = std::move(kernels);
   } else {
-    device = compileCudaSource(context, options.frontend, source,
-                               CudaSide::Device);
+    device =
+        compileCudaSource(context, options.frontend, source, CudaSide::Device);
     if (!device)
       return nullptr;
     // PTX is native to the NVPTX target; for the CPU, CUDA's headers' asm
@@ -224,8 +222,7 @@ bool Driver::emitDeviceStage(StringRef source) {
       importDeviceModule(std::move(device), context);
   if (!module)
     return false;
-  if (options.emit == EmitKind::ParallelIR &&
-      failed(runRaisePipeline(*module)))
+  if (options.emit == EmitKind::ParallelIR && failed(runRaisePipeline(*module)))
     return false;
   // The parallel IR as the target will see it (coarsened, if asked).
   if (options.emit == EmitKind::ParallelIR && !options.coarsening.empty()) {
@@ -234,8 +231,7 @@ bool Driver::emitDeviceStage(StringRef source) {
     if (failed(pm.run(*module)))
       return false;
   }
-  return writeText(options.output,
-                   [&](raw_ostream &os) { module->print(os); });
+  return writeText(options.output, [&](raw_ostream &os) { module->print(os); });
 }
 
 /// Raises `device` to the parallel IR, lowers it for the CPU and returns
@@ -272,8 +268,12 @@ Driver::lowerForCPU(std::unique_ptr<Module> device, LLVMContext &llvmContext,
 
 /// The kernel versions --tune asks for.
 bool Driver::configureTuning(mlir::respec::TuningOptions &tuning) const {
+  // Records of the target's devices only: a CPU's timings say nothing
+  // about a GPU's best version, and the other way round.
   if (options.tuneMode == "use")
-    return applyTuningDatabase(options.tuneDatabase, "cpu:", tuning);
+    return applyTuningDatabase(
+        options.tuneDatabase,
+        options.target == TargetKind::NVPTX ? "gpu:" : "cpu:", tuning);
   if (!options.tuneMode.empty()) {
     tuning.candidates = options.tuneCandidates;
     tuning.profile = options.tuneMode == "profile";
@@ -322,14 +322,15 @@ bool Driver::runPtxas(StringRef ptxPath, StringRef cubinPath,
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
                                           StringRef(log)};
   std::string message;
-  int status = sys::ExecuteAndWait(args[0], argv, std::nullopt, redirects, 0,
-                                   0, &message);
+  int status = sys::ExecuteAndWait(args[0], argv, std::nullopt, redirects, 0, 0,
+                                   &message);
   ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(log);
   if (text)
     *report = (*text)->getBuffer().str();
   if (status != 0) {
     errs() << "respec: error: ptxas failed" << (message.empty() ? "" : ": ")
-           << message << "\n" << *report;
+           << message << "\n"
+           << *report;
     return false;
   }
   return true;
@@ -379,8 +380,8 @@ bool Driver::pruneVersions(Module &kernels,
              << verdict.resources.registers << " registers, "
              << verdict.resources.spillStores + verdict.resources.spillLoads
              << " bytes spilled, " << verdict.resources.sharedBytes
-             << " bytes shared, occupancy "
-             << format("%.2f", verdict.occupancy) << ": "
+             << " bytes shared, occupancy " << format("%.2f", verdict.occupancy)
+             << ": "
              << (verdict.kept ? "kept" : "pruned (" + verdict.reason + ")")
              << "\n";
     if (verdict.kept)
@@ -396,11 +397,9 @@ bool Driver::pruneVersions(Module &kernels,
 /// The device code of `source` raised and lowered to NVVM kernels (with
 /// the host launch functions kept if `hostLaunches`), or null after an
 /// error.
-mlir::OwningOpRef<mlir::ModuleOp>
-Driver::lowerForNVPTX(LLVMContext &llvmContext, mlir::MLIRContext &context,
-                      StringRef source,
-                      const mlir::respec::TuningOptions &tuning,
-                      bool hostLaunches) {
+mlir::OwningOpRef<mlir::ModuleOp> Driver::lowerForNVPTX(
+    LLVMContext &llvmContext, mlir::MLIRContext &context, StringRef source,
+    const mlir::respec::TuningOptions &tuning, bool hostLaunches) {
   if (!isKnownGPUArch(options.gpuArch)) {
     errs() << "respec: error: unknown NVIDIA GPU architecture '"
            << options.gpuArch << "' (expected sm_XX, e.g. sm_80 or sm_90)\n";
@@ -431,9 +430,8 @@ bool Driver::compileForNVPTX(StringRef source) {
   if (!module)
     return false;
   std::vector<KernelVersion> versions = collectKernelVersions(*module);
-  std::unique_ptr<Module> kernels =
-      translateToNVPTXModule(*module, llvmContext, options.gpuArch,
-                             options.frontend.cudaToolkitPath);
+  std::unique_ptr<Module> kernels = translateToNVPTXModule(
+      *module, llvmContext, options.gpuArch, options.frontend.cudaToolkitPath);
   std::string ptx;
   if (!kernels || !emitPTX(*kernels, options.gpuArch, ptx))
     return false;
@@ -498,15 +496,13 @@ bool Driver::assembleForGPU(StringRef ptx, std::string &cubin) {
 /// kernels, compiled to PTX and embedded, through the runtime's CUDA driver
 /// back end (librespec_cudart_gpu.a).
 bool Driver::compileCudaForGPU(StringRef source, StringRef objectPath) {
-  if (!options.tuneMode.empty()) {
-    errs() << "respec: error: --tune is not supported yet for programs built "
-              "for --target=nvptx (use it with --emit=ptx or --emit=cubin)\n";
+  mlir::respec::TuningOptions tuning;
+  if (!configureTuning(tuning))
     return false;
-  }
   LLVMContext llvmContext;
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module = lowerForNVPTX(
-      llvmContext, context, source, {}, /*hostLaunches=*/true);
+      llvmContext, context, source, tuning, /*hostLaunches=*/true);
   std::unique_ptr<TargetMachine> target =
       module ? createTarget(options) : nullptr;
   std::string fatbin = target ? standInFatBinary() : "";
@@ -519,9 +515,8 @@ bool Driver::compileCudaForGPU(StringRef source, StringRef objectPath) {
   mlir::OwningOpRef<mlir::ModuleOp> launches = splitHostLaunches(*module);
   if (!launches)
     return false;
-  std::unique_ptr<Module> kernels =
-      translateToNVPTXModule(*module, llvmContext, options.gpuArch,
-                             options.frontend.cudaToolkitPath);
+  std::unique_ptr<Module> kernels = translateToNVPTXModule(
+      *module, llvmContext, options.gpuArch, options.frontend.cudaToolkitPath);
   std::string ptx;
   if (!kernels || !emitPTX(*kernels, options.gpuArch, ptx))
     return false;
@@ -534,9 +529,8 @@ bool Driver::compileCudaForGPU(StringRef source, StringRef objectPath) {
   std::unique_ptr<Module> launchCode =
       translateToCPUModule(*launches, llvmContext, *target, options.deviceCPU,
                            options.frontend.debugInfo);
-  if (!launchCode ||
-      !linkGPULaunchesIntoHost(*host, std::move(launchCode), ptx, cubin,
-                               options.gpuArch))
+  if (!launchCode || !linkGPULaunchesIntoHost(*host, std::move(launchCode), ptx,
+                                              cubin, options.gpuArch))
     return false;
   optimizeModule(*host, *target, options.frontend.hostOptLevel);
   return emitObjectFile(*host, *target, objectPath);
@@ -568,8 +562,8 @@ bool Driver::compileCuda(StringRef source, StringRef objectPath) {
   std::unique_ptr<Module> device = compileDevice(llvmContext, source);
   if (!device)
     return false;
-  std::unique_ptr<Module> deviceCode = lowerForCPU(
-      std::move(device), llvmContext, source, *target, blockSizes);
+  std::unique_ptr<Module> deviceCode =
+      lowerForCPU(std::move(device), llvmContext, source, *target, blockSizes);
   if (!deviceCode || !linkDeviceIntoHost(*host, std::move(deviceCode)))
     return false;
   optimizeModule(*host, *target, options.frontend.hostOptLevel);
@@ -605,8 +599,8 @@ bool Driver::runProgram(ArrayRef<std::string> args) {
   }
   SmallVector<StringRef> argv(args.begin(), args.end());
   std::string message;
-  int status = sys::ExecuteAndWait(args[0], argv, std::nullopt, {}, 0, 0,
-                                   &message);
+  int status =
+      sys::ExecuteAndWait(args[0], argv, std::nullopt, {}, 0, 0, &message);
   if (status < 0)
     errs() << "respec: error: cannot run '" << args[0] << "': " << message
            << "\n";
@@ -645,8 +639,7 @@ bool Driver::link(ArrayRef<std::string> objects) {
   std::vector<std::string> args = {clangExecutable().str() + "++", "-o",
                                    output};
   args.insert(args.end(), objects.begin(), objects.end());
-  args.insert(args.end(), options.linkerArgs.begin(),
-              options.linkerArgs.end());
+  args.insert(args.end(), options.linkerArgs.begin(), options.linkerArgs.end());
   for (const std::string &arg : options.hostCompilerArgs)
     if (StringRef(arg).starts_with("-f") || arg == "-pthread")
       args.push_back(arg);
@@ -742,7 +735,8 @@ int Driver::run() {
     }
     if (stageOnly) {
       if (gpuOutput && kind != InputKind::Cuda) {
-        errs() << "respec: error: --emit=" << (options.emit == EmitKind::PTX ? "ptx" : "cubin")
+        errs() << "respec: error: --emit="
+               << (options.emit == EmitKind::PTX ? "ptx" : "cubin")
                << " needs a CUDA source, got '" << input << "'\n";
         ok = false;
         continue;
@@ -781,9 +775,10 @@ int Driver::run() {
       ok = false;
       continue;
     }
-    bool compiled = kind == InputKind::Cuda     ? compileCuda(input, objectPath)
-                    : kind == InputKind::OpenCL ? compileOpenCL(input, objectPath)
-                                                : compileHostSource(input, objectPath);
+    bool compiled = kind == InputKind::Cuda ? compileCuda(input, objectPath)
+                    : kind == InputKind::OpenCL
+                        ? compileOpenCL(input, objectPath)
+                        : compileHostSource(input, objectPath);
     ok &= compiled;
     objects.push_back(objectPath);
   }

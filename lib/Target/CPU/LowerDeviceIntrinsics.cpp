@@ -12,6 +12,8 @@
 #include "respec/Transforms/Attributes.h"
 #include "respec/Transforms/Passes.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -209,9 +211,71 @@ static LogicalResult lowerNVVMFeature(Operation *op, StringRef name,
   llvm_unreachable("covered switch");
 }
 
+/// IEEE operations of libdevice rounded to nearest (`__fadd_rn`,
+/// `__dmul_rn`, `__fsqrt_rn`, ...): the CPU's own operations, which round to
+/// nearest as every other device operation does, but never contracted into
+/// a fused multiply-add (CUDA's reason to call them). The other rounding
+/// modes stay calls into the runtime, which switches the FP environment.
+enum class RoundedOp { Add, Sub, Mul, Div, Reciprocal, Sqrt, Fma };
+
+static std::optional<RoundedOp> roundToNearestOp(StringRef callee) {
+  return llvm::StringSwitch<std::optional<RoundedOp>>(callee)
+      .Cases({"__nv_fadd_rn", "__nv_dadd_rn"}, RoundedOp::Add)
+      .Cases({"__nv_fsub_rn", "__nv_dsub_rn"}, RoundedOp::Sub)
+      .Cases({"__nv_fmul_rn", "__nv_dmul_rn"}, RoundedOp::Mul)
+      .Cases({"__nv_fdiv_rn", "__nv_ddiv_rn"}, RoundedOp::Div)
+      .Cases({"__nv_frcp_rn", "__nv_drcp_rn"}, RoundedOp::Reciprocal)
+      .Cases({"__nv_fsqrt_rn", "__nv_dsqrt_rn"}, RoundedOp::Sqrt)
+      .Cases({"__nv_fmaf_rn", "__nv_fmaf_ieee_rn", "__nv_fma_rn"},
+             RoundedOp::Fma)
+      .Default(std::nullopt);
+}
+
+/// Replaces a call of a round-to-nearest libdevice operation by the
+/// operation, without fast-math flags. Returns false if `call` is not one.
+static bool lowerRoundToNearestCall(LLVM::CallOp call, StringRef callee) {
+  std::optional<RoundedOp> op = roundToNearestOp(callee);
+  if (!op || call.getNumResults() != 1)
+    return false;
+  OpBuilder builder(call);
+  Location loc = call.getLoc();
+  ValueRange args = call.getArgOperands();
+  Type type = call.getResult().getType();
+  Value result;
+  switch (*op) {
+  case RoundedOp::Add:
+    result = LLVM::FAddOp::create(builder, loc, args[0], args[1]);
+    break;
+  case RoundedOp::Sub:
+    result = LLVM::FSubOp::create(builder, loc, args[0], args[1]);
+    break;
+  case RoundedOp::Mul:
+    result = LLVM::FMulOp::create(builder, loc, args[0], args[1]);
+    break;
+  case RoundedOp::Div:
+    result = LLVM::FDivOp::create(builder, loc, args[0], args[1]);
+    break;
+  case RoundedOp::Reciprocal: {
+    Value one = LLVM::ConstantOp::create(builder, loc, type,
+                                         builder.getFloatAttr(type, 1.0));
+    result = LLVM::FDivOp::create(builder, loc, one, args[0]);
+    break;
+  }
+  case RoundedOp::Sqrt:
+    result = LLVM::SqrtOp::create(builder, loc, args[0]);
+    break;
+  case RoundedOp::Fma:
+    result = LLVM::FMAOp::create(builder, loc, args[0], args[1], args[2]);
+    break;
+  }
+  call.getResult().replaceAllUsesWith(result);
+  call.erase();
+  return true;
+}
+
 static void lowerLibdeviceCall(LLVM::CallOp call) {
   std::optional<StringRef> callee = call.getCallee();
-  if (!callee)
+  if (!callee || lowerRoundToNearestCall(call, *callee))
     return;
   auto it = libdeviceIntrinsics().find(*callee);
   if (it == libdeviceIntrinsics().end())

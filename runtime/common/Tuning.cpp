@@ -19,11 +19,15 @@
 // Otherwise (`--tune=auto`) the geometry heuristic picks the version whose
 // block coarsening suits the launch (GeometryHeuristic.h).
 //
+// The same for the CPU and for NVIDIA GPUs: the backend names the device
+// (the database key), describes it for the heuristic, and makes the clock
+// measure the launch (on a GPU, by waiting for the launch's stream).
+//
 //===----------------------------------------------------------------------===//
 
-#include "../common/DeviceDescriptors.h"
-#include "../common/GeometryHeuristic.h"
-#include "DeviceProperties.h"
+#include "Backend.h"
+#include "DeviceDescriptors.h"
+#include "GeometryHeuristic.h"
 #include "respec_rt/abi.h"
 
 #include <algorithm>
@@ -38,8 +42,6 @@
 #include <string>
 #include <tuple>
 #include <vector>
-
-extern "C" int omp_get_max_threads(void) __attribute__((weak));
 
 namespace {
 
@@ -76,7 +78,7 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     // Now, not at exit: other statics may be gone by then.
     if (device.empty())
-      device = deviceKey();
+      device = respec::tuningDeviceKey();
     // The first launch of a geometry pays for cold caches and page faults
     // of its buffers: not the version's fault, so it is not counted.
     if (warmedUp.insert({kernel, geometry}).second)
@@ -87,12 +89,6 @@ public:
   }
 
 private:
-  static std::string deviceKey() {
-    int threads = omp_get_max_threads ? omp_get_max_threads() : 1;
-    return "cpu:" + std::string(respec::cpu::deviceProperties().name) +
-           ":threads=" + std::to_string(threads);
-  }
-
   void writeDatabase() {
     if (timings.empty())
       return;
@@ -155,26 +151,6 @@ int64_t blockFactor(const std::string &description) {
   return total;
 }
 
-const respec::tuning::DeviceDescriptor &hostDevice() {
-  static const respec::tuning::DeviceDescriptor device = [] {
-    // The [host-cpu] entry of runtime/data/devices.txt (programs do not
-    // read the data file).
-    respec::tuning::DeviceDescriptor cpu;
-    cpu.name = "host-cpu";
-    cpu.vendor = "cpu";
-    cpu.arch = "host";
-    cpu.warpSize = 32;
-    cpu.maxThreadsPerSM = 1024;
-    cpu.maxThreadsPerBlock = 1024;
-    cpu.maxBlocksPerSM = 1;
-    cpu.maxWarpsPerSM = 32;
-    cpu.sharedPerSM = cpu.sharedPerBlock = 99 * 1024;
-    cpu.sharedAllocationUnit = 64;
-    return respec::tuning::hostCPUDescriptor(cpu);
-  }();
-  return device;
-}
-
 /// The version whose block factor the heuristic prefers (among versions
 /// without thread coarsening when there is a choice).
 int32_t heuristicChoice(const char *descriptions, int32_t count,
@@ -190,13 +166,14 @@ int32_t heuristicChoice(const char *descriptions, int32_t count,
   respec::tuning::LaunchShape shape;
   shape.gridBlocks = int64_t(geometry[0]) * geometry[1] * geometry[2];
   shape.blockThreads = int64_t(geometry[3]) * geometry[4] * geometry[5];
-  int64_t wanted =
-      respec::tuning::chooseBlockCoarsening(hostDevice(), shape, available);
+  int64_t wanted = respec::tuning::chooseBlockCoarsening(respec::tuningDevice(),
+                                                         shape, available);
   int32_t best = 0;
   for (int32_t i = 0; i < count; ++i) {
     bool plain = names[i].find("thread=1") != std::string::npos;
     bool bestPlain = names[best].find("thread=1") != std::string::npos;
-    if (factors[i] == wanted && (factors[best] != wanted || (plain && !bestPlain)))
+    if (factors[i] == wanted &&
+        (factors[best] != wanted || (plain && !bestPlain)))
       best = i;
   }
   return best;
@@ -205,10 +182,9 @@ int32_t heuristicChoice(const char *descriptions, int32_t count,
 } // namespace
 
 extern "C" int32_t __respec_tune_select(const char *kernel,
-                                        const char *descriptions,
-                                        int32_t count, int32_t mode,
-                                        uint32_t gx, uint32_t gy, uint32_t gz,
-                                        uint32_t bx, uint32_t by,
+                                        const char *descriptions, int32_t count,
+                                        int32_t mode, uint32_t gx, uint32_t gy,
+                                        uint32_t gz, uint32_t bx, uint32_t by,
                                         uint32_t bz) {
   Geometry geometry = {gx, gy, gz, bx, by, bz};
   if (count <= 1)
@@ -219,6 +195,7 @@ extern "C" int32_t __respec_tune_select(const char *kernel,
 }
 
 extern "C" uint64_t __respec_tune_clock(void) {
+  respec::waitForTunedLaunch();
   return static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(
           std::chrono::steady_clock::now().time_since_epoch())
