@@ -17,6 +17,7 @@
 #include "respec/Frontend/DeviceModulePreparation.h"
 #include "respec/Frontend/InlinePTX.h"
 #include "respec/Frontend/OpenCLFrontend.h"
+#include "respec/Frontend/SpinWaitCheck.h"
 #include "respec/Target/CPUBackend.h"
 #include "respec/Target/NVPTXBackend.h"
 
@@ -201,6 +202,10 @@ Driver::compileDevice(LLVMContext &context, StringRef source,
       translateInlinePTX(*device);
     if (!prepareDeviceModule(*device))
       return nullptr;
+    // A GPU runs a block's threads concurrently; only the CPU target runs
+    // them one after the other.
+    if (options.target == TargetKind::CPU)
+      warnAboutSharedMemorySpinWaits(*device);
   }
   if (options.keepIntermediates)
     writeText(intermediatePath(source, "device.ll"),
