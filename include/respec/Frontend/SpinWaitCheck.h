@@ -1,5 +1,4 @@
-//===- SpinWaitCheck.h - Warn about waits respec's CPU target cannot end -*- C++
-//-*-===//
+//===- SpinWaitCheck.h - Waits the CPU target cannot end -------*- C++ -*-===//
 //
 // On the CPU, respec runs the threads of a block one after the other between
 // barriers. A thread that spins until another thread of its block changes a
