@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -156,6 +157,15 @@ static bool setOptimizations(StringRef list, bool enable,
 
 } // namespace
 
+bool isCudaRuntimeLibrary(StringRef nameOrPath) {
+  StringRef name = sys::path::filename(nameOrPath);
+  if (name.consume_front("lib")) {
+    // A file: libcudart.so, libcudart.so.13, libcudart_static.a, ...
+    name = name.take_until([](char c) { return c == '.'; });
+  }
+  return name == "cudart" || name == "cudart_static" || name == "cudadevrt";
+}
+
 std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
   DriverOptions options;
   ArgumentReader reader(argc, argv);
@@ -248,7 +258,8 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
       options.linkerArgs.push_back("-L" + value);
     } else if (reader.value(arg, "-l", value, error, true) ||
                reader.value(arg, "--library", value, error)) {
-      options.linkerArgs.push_back("-l" + value);
+      if (!isCudaRuntimeLibrary(value))
+        options.linkerArgs.push_back("-l" + value);
     } else if (reader.value(arg, "--emit", value, error)) {
       std::optional<EmitKind> kind =
           StringSwitch<std::optional<EmitKind>>(value)

@@ -6,6 +6,8 @@
 #include "respec/Frontend/CudaFrontend.h"
 #include "respec/Transforms/Passes.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,6 +74,12 @@ struct DriverOptions {
 /// Parses nvcc-style arguments. Prints an error naming the offending
 /// argument and returns nullopt on failure.
 std::optional<DriverOptions> parseDriverOptions(int argc, char **argv);
+
+/// True for NVIDIA's CUDA runtime libraries, by `-l` name (`cudart`,
+/// `cudart_static`, `cudadevrt`) or file (`.../libcudart.so.13`): respec
+/// links its own runtime instead, and linking NVIDIA's as well would make
+/// the program call it (which needs an NVIDIA GPU) instead of respec's.
+bool isCudaRuntimeLibrary(llvm::StringRef nameOrPath);
 
 void printDriverHelp();
 

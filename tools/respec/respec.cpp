@@ -735,7 +735,8 @@ int Driver::run() {
     }
     InputKind kind = classifyInput(input, options.forceCuda);
     if (kind == InputKind::Object) {
-      objects.push_back(input);
+      if (!isCudaRuntimeLibrary(input))
+        objects.push_back(input);
       continue;
     }
     if (stageOnly) {
