@@ -1,6 +1,7 @@
 # lit configuration of respec's tests. ctest runs each test file on its own:
 #   lit --param respec_build=<build dir> <test file>
 import os
+import shutil
 import sys
 import lit.formats
 
@@ -39,3 +40,5 @@ if os.path.exists(os.path.join(cuda, "include", "cuda_runtime.h")):
     config.available_features.add("cuda-toolkit")
 if os.path.exists(os.path.join(cuda, "bin", "ptxas")):
     config.available_features.add("ptxas")
+if shutil.which("cmake"):
+    config.available_features.add("cmake")

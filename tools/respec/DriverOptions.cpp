@@ -185,7 +185,11 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
     } else if (reader.value(arg, "--gpu-arch", value, error)) {
       options.gpuArch = value;
     } else if (arg.starts_with("-arch=sm_") ||
-               arg.starts_with("--gpu-architecture=sm_")) {
+               arg.starts_with("--gpu-architecture=sm_") ||
+               arg.starts_with("--cuda-gpu-arch=sm_") ||
+               arg.starts_with("--offload-arch=sm_")) {
+      // (The last two are clang's spellings, which CMake uses when it takes
+      // respec for clang.)
       // nvcc's spelling selects the GPU for --target=nvptx.
       if (options.gpuArch.empty())
         nvccArch = arg.split('=').second.str();

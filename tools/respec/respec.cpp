@@ -560,9 +560,15 @@ bool Driver::compileCuda(StringRef source, StringRef objectPath) {
   std::vector<std::string> blockSizes;
   if (options.cpuPipeline.specializeBlockSize)
     blockSizes = findLaunchBlockSizes(*host, *target);
-  if (options.verbose)
+  if (options.verbose) {
+    // As clang -v shows its device compilation (CMake reads the GPU
+    // architecture from `-target-cpu` when it identifies respec as clang).
+    errs() << "respec: device compilation: -triple nvptx64-nvidia-cuda "
+              "-target-cpu "
+           << options.gpuArch << ", lowered for the CPU\n";
     for (const std::string &entry : blockSizes)
       errs() << "respec: launch block size " << entry << "\n";
+  }
 
   std::unique_ptr<Module> device = compileDevice(llvmContext, source);
   if (!device)
