@@ -332,6 +332,12 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
         error = true;
       }
       options.coarsening.threadMapping = value;
+    } else if (arg == "-M" || arg == "--generate-dependencies" ||
+               arg == "-MM" || arg == "--generate-nonsystem-dependencies") {
+      options.emit = EmitKind::Dependencies;
+      options.dependencies.enabled = true;
+      options.dependencies.systemHeaders =
+          arg == "-M" || arg == "--generate-dependencies";
     } else if (arg == "-MD" || arg == "--generate-dependencies-with-compile") {
       options.dependencies.enabled = true;
       options.dependencies.systemHeaders = true;

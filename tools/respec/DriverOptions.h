@@ -16,13 +16,14 @@ namespace respec {
 
 /// What the driver stops at and writes.
 enum class EmitKind {
-  Executable,  ///< default: compile and link
-  Object,      ///< -c
-  DeviceLLVM,  ///< --emit=llvm: device LLVM IR as clang produced it
-  DeviceMLIR,  ///< --emit=mlir: device code imported into MLIR
-  ParallelIR,  ///< --emit=parallel-ir: after raising
-  PTX,         ///< --emit=ptx: PTX of the kernels (--target=nvptx)
-  Cubin,       ///< --emit=cubin: PTX assembled by ptxas (--target=nvptx)
+  Executable,   ///< default: compile and link
+  Object,       ///< -c
+  DeviceLLVM,   ///< --emit=llvm: device LLVM IR as clang produced it
+  DeviceMLIR,   ///< --emit=mlir: device code imported into MLIR
+  ParallelIR,   ///< --emit=parallel-ir: after raising
+  PTX,          ///< --emit=ptx: PTX of the kernels (--target=nvptx)
+  Cubin,        ///< --emit=cubin: PTX assembled by ptxas (--target=nvptx)
+  Dependencies, ///< -M, -MM: only the Make dependencies of the sources
 };
 
 /// What device code is compiled for.
@@ -34,11 +35,11 @@ enum class TargetKind {
 /// nvcc's (and gcc's) dependency-file options: a Make rule naming the
 /// headers a source includes, written while it compiles.
 struct DependencyFileOptions {
-  bool enabled = false;       ///< -MD or -MMD
-  bool systemHeaders = true;  ///< false for -MMD
-  std::string file;           ///< -MF; default: the object's name with .d
+  bool enabled = false;             ///< -MD or -MMD
+  bool systemHeaders = true;        ///< false for -MMD
+  std::string file;                 ///< -MF; default: the object's name with .d
   std::vector<std::string> targets; ///< -MT; default: the object file
-  bool phonyTargets = false;  ///< -MP: an empty rule per header
+  bool phonyTargets = false;        ///< -MP: an empty rule per header
 };
 
 struct DriverOptions {
@@ -47,7 +48,7 @@ struct DriverOptions {
   std::vector<std::string> inputs;
   std::string output;
   std::vector<std::string> linkerArgs; ///< -L, -l, -Xlinker, objects' order
-  std::vector<std::string> hostCompilerArgs; ///< -Xcompiler (also linking)
+  std::vector<std::string> hostCompilerArgs;    ///< -Xcompiler (also linking)
   mlir::respec::CPUPipelineOptions cpuPipeline; ///< --disable-opt
   mlir::respec::CoarsenOptions coarsening;      ///< --coarsen*
   /// --tune: "", "profile", "auto" or "use" (with tuneDatabase).
@@ -58,7 +59,7 @@ struct DriverOptions {
       "block=1,thread=1", "block=2,thread=1", "block=4,thread=1",
       "block=8,thread=1", "block=1,thread=2", "block=2,thread=2"};
   TargetKind target = TargetKind::CPU;
-  std::string gpuArch;      ///< --gpu-arch (or nvcc's -arch=sm_XX)
+  std::string gpuArch;        ///< --gpu-arch (or nvcc's -arch=sm_XX)
   bool resourceUsage = false; ///< --resource-usage: ptxas' report
   bool keepIntermediates = false;
   bool verbose = false;

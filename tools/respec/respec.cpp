@@ -108,6 +108,7 @@ public:
 
 private:
   bool compileCuda(StringRef source, StringRef objectPath);
+  bool writeDependenciesOnly(StringRef source);
   bool compileCudaForGPU(StringRef source, StringRef objectPath);
   bool assembleForGPU(StringRef ptx, std::string &cubin);
   bool compileOpenCL(StringRef source, StringRef objectPath);
@@ -464,6 +465,68 @@ bool Driver::compileForNVPTX(StringRef source) {
   return true;
 }
 
+/// -M / -MM: the Make rule of `source` (target `<stem>.o` unless -MT says
+/// otherwise), found by preprocessing it as the compile would, written to
+/// -MF or -o, else to standard output; nothing is compiled.
+bool Driver::writeDependenciesOnly(StringRef source) {
+  if (!sys::fs::exists(source)) {
+    errs() << "respec: error: no such file: '" << source << "'\n";
+    return false;
+  }
+  InputKind kind = classifyInput(source, options.forceCuda);
+  if (kind == InputKind::Object)
+    return true;
+  if (kind == InputKind::OpenCL) {
+    errs() << "respec: error: -M and -MM are not supported for OpenCL C "
+              "sources ('"
+           << source << "')\n";
+    return false;
+  }
+  std::string file = !options.dependencies.file.empty()
+                         ? options.dependencies.file
+                         : options.output;
+  bool toStdout = file.empty() || file == "-";
+  if (toStdout)
+    file = temporaryPath("respec-deps", "d");
+  if (file.empty())
+    return false;
+  DependencyFileOptions deps = options.dependencies;
+  deps.file = file;
+  if (deps.targets.empty())
+    deps.targets.push_back((sys::path::stem(source) + ".o").str());
+  std::vector<std::string> args = {deps.systemHeaders ? "-MD" : "-MMD", "-MF",
+                                   file};
+  for (const std::string &target : deps.targets)
+    args.insert(args.end(), {"-MT", target});
+  if (deps.phonyTargets)
+    args.push_back("-MP");
+  options.frontend.dependencyArgs = args;
+  bool ok;
+  if (kind == InputKind::Cuda) {
+    // The host side sees every header the file includes (see
+    // buildCompileArgs); its code is not needed.
+    LLVMContext context;
+    std::string fatbin = standInFatBinary();
+    ok = !fatbin.empty() && compileCudaSource(context, options.frontend, source,
+                                              CudaSide::Host, fatbin);
+  } else {
+    std::string scratch = temporaryPath("respec-deps", "o");
+    ok = !scratch.empty() && compileHostSource(source, scratch);
+  }
+  if (!ok)
+    return false;
+  if (toStdout) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> rule = MemoryBuffer::getFile(file);
+    if (!rule) {
+      errs() << "respec: error: cannot read the dependency file '" << file
+             << "'\n";
+      return false;
+    }
+    outs() << (*rule)->getBuffer();
+  }
+  return true;
+}
+
 /// The cubin of `ptx` for the chosen GPU, assembled by the toolkit's ptxas,
 /// which also checks the PTX now rather than when the program loads it
 /// (with --resource-usage it reports each kernel's resources). Without
@@ -729,6 +792,18 @@ int Driver::run() {
       sources > 1) {
     errs() << "respec: error: -MF takes one source file\n";
     return 1;
+  }
+  if (options.emit == EmitKind::Dependencies) {
+    if (sources > 1 && !options.output.empty()) {
+      errs() << "respec: error: -o with -M or -MM takes one source file\n";
+      return 1;
+    }
+    bool written = true;
+    for (const std::string &input : options.inputs)
+      written &= writeDependenciesOnly(input);
+    for (const std::string &path : temporaries)
+      sys::fs::remove(path);
+    return written ? 0 : 1;
   }
 
   std::vector<std::string> objects;
