@@ -18,6 +18,7 @@
 #include "respec/Frontend/InlinePTX.h"
 #include "respec/Frontend/OpenCLFrontend.h"
 #include "respec/Frontend/SpinWaitCheck.h"
+#include "respec/Frontend/WarpSynchronousCheck.h"
 #include "respec/Target/CPUBackend.h"
 #include "respec/Target/NVPTXBackend.h"
 
@@ -205,8 +206,10 @@ Driver::compileDevice(LLVMContext &context, StringRef source,
       return nullptr;
     // A GPU runs a block's threads concurrently; only the CPU target runs
     // them one after the other.
-    if (options.target == TargetKind::CPU)
+    if (options.target == TargetKind::CPU) {
       warnAboutSharedMemorySpinWaits(*device);
+      warnAboutWarpSynchronousCode(*device);
+    }
   }
   if (options.keepIntermediates)
     writeText(intermediatePath(source, "device.ll"),
