@@ -3,6 +3,7 @@
 #include "respec/Transforms/WarpSemantics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include <cstdint>
 
@@ -26,9 +27,9 @@ mlir::respec::buildShuffleSource(OpBuilder &b, Location loc,
   Value minLane = arith::AndIOp::create(b, loc, lane, segmask);
   Value maxLane = arith::OrIOp::create(
       b, loc, minLane,
-      arith::AndIOp::create(
-          b, loc, arith::AndIOp::create(b, loc, clampOperand, c31),
-          notSegmask));
+      arith::AndIOp::create(b, loc,
+                            arith::AndIOp::create(b, loc, clampOperand, c31),
+                            notSegmask));
   // PTX uses the low 5 bits of the lane operand (b[4:0]) in every mode.
   Value bits = arith::AndIOp::create(b, loc, laneOperand, c31);
   Value source, valid;
@@ -69,8 +70,8 @@ Value mlir::respec::buildReduceIdentity(OpBuilder &b, Location loc,
   return constI32(b, loc, 0);
 }
 
-Value mlir::respec::buildReduceCombine(OpBuilder &b, Location loc,
-                                       StringRef op, Value acc, Value value) {
+Value mlir::respec::buildReduceCombine(OpBuilder &b, Location loc, StringRef op,
+                                       Value acc, Value value) {
   if (op == "add")
     return arith::AddIOp::create(b, loc, acc, value);
   if (op == "min")
@@ -86,4 +87,18 @@ Value mlir::respec::buildReduceCombine(OpBuilder &b, Location loc,
   if (op == "or")
     return arith::OrIOp::create(b, loc, acc, value);
   return arith::XOrIOp::create(b, loc, acc, value);
+}
+
+Value mlir::respec::buildMatchAllResult(OpBuilder &b, Location loc,
+                                        Type structType, Value equalLanes,
+                                        Value participants) {
+  Value allEqual = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         equalLanes, participants);
+  Value mask = arith::SelectOp::create(b, loc, allEqual, participants,
+                                       constI32(b, loc, 0));
+  Value result = LLVM::UndefOp::create(b, loc, structType);
+  result =
+      LLVM::InsertValueOp::create(b, loc, result, mask, ArrayRef<int64_t>{0});
+  return LLVM::InsertValueOp::create(b, loc, result, allEqual,
+                                     ArrayRef<int64_t>{1});
 }

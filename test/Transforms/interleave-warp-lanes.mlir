@@ -258,3 +258,41 @@ func.func @pure_branch(%n: index, %p: !llvm.ptr) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+// __match_any_sync / __match_all_sync on interleaved lanes: for each lane,
+// one comparison of its value (broadcast) with the vector of all lanes'
+// values, reinterpreted as i32 and restricted to the participating lanes;
+// match_all builds its {mask, predicate} from the same bits. No exchange
+// through memory, no barrier.
+// CHECK-LABEL: func.func @match(
+// CHECK: scf.for
+// CHECK-COUNT-32: llvm.icmp "eq" %{{.*}}, %{{.*}} : vector<32xi32>
+// CHECK: llvm.icmp "eq" %{{.*}}, %{{.*}} : vector<32xi32>
+// CHECK: llvm.bitcast %{{.*}} : vector<32xi1> to i32
+// CHECK: arith.cmpi eq
+// CHECK: llvm.insertvalue %{{.*}}[1] : !llvm.struct<(i32, i1)>
+// CHECK-NOT: llvm.call_intrinsic "llvm.nvvm.match
+// CHECK-NOT: respec.barrier
+func.func @match(%n: index, %in: !llvm.ptr, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %p = llvm.getelementptr %in[%ti] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+      %v = llvm.load %p : !llvm.ptr -> i32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %any = llvm.call_intrinsic "llvm.nvvm.match.any.sync.i32"(%m, %v) : (i32, i32) -> i32
+      %all = llvm.call_intrinsic "llvm.nvvm.match.all.sync.i32p"(%m, %v) : (i32, i32) -> !llvm.struct<(i32, i1)>
+      %allMask = llvm.extractvalue %all[0] : !llvm.struct<(i32, i1)>
+      %sum = llvm.add %any, %allMask : i32
+      %q = llvm.getelementptr %out[%ti] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+      llvm.store %sum, %q : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

@@ -34,6 +34,12 @@ Value buildReduceIdentity(OpBuilder &b, Location loc, StringRef op);
 Value buildReduceCombine(OpBuilder &b, Location loc, StringRef op, Value acc,
                          Value value);
 
+/// __match_all_sync's result, a `structType` {i32 mask, i1 predicate}: the
+/// participating lanes and true if `equalLanes` (the participants holding
+/// the calling lane's value) are all of them, else {0, false}.
+Value buildMatchAllResult(OpBuilder &b, Location loc, Type structType,
+                          Value equalLanes, Value participants);
+
 } // namespace mlir::respec
 
 #endif // RESPEC_TRANSFORMS_WARPSEMANTICS_H

@@ -57,8 +57,8 @@ struct WarpExchange {
   /// partial last warp).
   Value laneAddress(OpBuilder &b, Location loc, Value laneInWarp) const {
     Value thread = arith::AddIOp::create(b, loc, warpBase, laneInWarp);
-    Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         thread, count);
+    Value exists =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread, count);
     thread = arith::SelectOp::create(b, loc, exists, thread, tid);
     return buildElementAddress(b, loc, slots, slotType, thread);
   }
@@ -86,10 +86,11 @@ static Value computeShuffle(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
 /// Votes, match and reductions: one pass over the 32 lanes of the warp.
 /// Lanes take part if they are in `mask` and exist (a partial last warp).
 /// Returns {combined value, mask of participating lanes}.
-static std::pair<Value, Value>
-combineLanes(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
-             StringRef reduceOp, const WarpExchange &warp, Value mask,
-             Value ownValue) {
+static std::pair<Value, Value> combineLanes(OpBuilder &b, Location loc,
+                                            WarpIntrinsicKind kind,
+                                            StringRef reduceOp,
+                                            const WarpExchange &warp,
+                                            Value mask, Value ownValue) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value lanes = arith::ConstantIndexOp::create(b, loc, 32);
@@ -112,10 +113,10 @@ combineLanes(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
         if (warp.flags) {
           Value flagThread =
               arith::SelectOp::create(lb, l, exists, thread, warp.tid);
-          Value flag = loadValue(
-              lb, l, lb.getI8Type(),
-              buildElementAddress(lb, l, warp.flags, lb.getI8Type(),
-                                  flagThread));
+          Value flag =
+              loadValue(lb, l, lb.getI8Type(),
+                        buildElementAddress(lb, l, warp.flags, lb.getI8Type(),
+                                            flagThread));
           Value present = arith::CmpIOp::create(
               lb, l, arith::CmpIPredicate::ne, flag,
               arith::ConstantIntOp::create(lb, l, lb.getI8Type(), 0));
@@ -124,23 +125,20 @@ combineLanes(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
         Value value = loadValue(lb, l, ownValue.getType(),
                                 warp.laneAddress(lb, l, laneIndex));
         Value participants = arith::SelectOp::create(
-            lb, l, takesPart, arith::OrIOp::create(lb, l, acc[1], bit),
-            acc[1]);
+            lb, l, takesPart, arith::OrIOp::create(lb, l, acc[1], bit), acc[1]);
         Value next;
         if (kind == WarpIntrinsicKind::Reduce) {
           next = arith::SelectOp::create(
               lb, l, takesPart,
-              buildReduceCombine(lb, l, reduceOp, acc[0], value),
-              acc[0]);
+              buildReduceCombine(lb, l, reduceOp, acc[0], value), acc[0]);
         } else {
           bool match = kind == WarpIntrinsicKind::MatchAny ||
                        kind == WarpIntrinsicKind::MatchAll;
-          Value hit = match
-                          ? arith::CmpIOp::create(lb, l,
-                                                  arith::CmpIPredicate::eq,
-                                                  value, ownValue)
-                                .getResult()
-                          : value;
+          Value hit =
+              match ? arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq,
+                                            value, ownValue)
+                          .getResult()
+                    : value;
           Value counts = arith::AndIOp::create(lb, l, takesPart, hit);
           next = arith::SelectOp::create(
               lb, l, counts, arith::OrIOp::create(lb, l, acc[0], bit), acc[0]);
@@ -150,28 +148,12 @@ combineLanes(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
   return {loop.getResult(0), loop.getResult(1)};
 }
 
-/// __match_all_sync's {mask, predicate}: the participating lanes and true
-/// if all of them hold the calling lane's value, else {0, false}.
-static Value buildMatchAllResult(OpBuilder &b, Location loc, Type structType,
-                                 Value equalLanes, Value participants) {
-  Value allEqual = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         equalLanes, participants);
-  Value mask = arith::SelectOp::create(b, loc, allEqual, participants,
-                                       constI32(b, loc, 0));
-  Value result = LLVM::UndefOp::create(b, loc, structType);
-  result = LLVM::InsertValueOp::create(b, loc, result, mask,
-                                       ArrayRef<int64_t>{0});
-  return LLVM::InsertValueOp::create(b, loc, result, allEqual,
-                                     ArrayRef<int64_t>{1});
-}
-
 /// The barrier of an exchange. Those of warp primitives are marked: they
 /// stand for warp-level synchronization (no divergence warning applies);
 /// the work-group shuffle's is a real work-group barrier.
-static BarrierOp createWarpBarrier(OpBuilder &b, Location loc,
-                                   scf::ParallelOp loop,
-                                   WarpIntrinsicKind kind =
-                                       WarpIntrinsicKind::SyncWarp) {
+static BarrierOp
+createWarpBarrier(OpBuilder &b, Location loc, scf::ParallelOp loop,
+                  WarpIntrinsicKind kind = WarpIntrinsicKind::SyncWarp) {
   auto barrier = BarrierOp::create(b, loc, loop.getInductionVars());
   if (kind != WarpIntrinsicKind::WorkGroupShuffle)
     barrier->setAttr(kWarpSyncAttr, b.getUnitAttr());
@@ -198,8 +180,8 @@ static Value allocateParticipationFlags(scf::ParallelOp loop) {
   Value flags = allocateBlockArray(loop, i8, 1);
   b.setInsertionPointAfterValue(flags);
   Location loc = loop.getLoc();
-  Value bytes = arith::IndexCastUIOp::create(
-      b, loc, b.getI64Type(), buildThreadCount(b, loc, loop));
+  Value bytes = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                             buildThreadCount(b, loc, loop));
   LLVM::MemsetOp::create(b, loc, flags,
                          arith::ConstantIntOp::create(b, loc, i8, 0), bytes,
                          /*isVolatile=*/false);
@@ -267,8 +249,8 @@ static LogicalResult expandWarpIntrinsic(Operation *call,
   case WarpIntrinsicKind::ShuffleUp:
   case WarpIntrinsicKind::ShuffleDown:
   case WarpIntrinsicKind::ShuffleXor:
-    result = computeShuffle(b, loc, kind, warp, args[2], args[3],
-                            value.getType());
+    result =
+        computeShuffle(b, loc, kind, warp, args[2], args[3], value.getType());
     break;
   case WarpIntrinsicKind::WorkGroupShuffle:
     result = computeWorkGroupShuffle(b, loc, warp, args[1], value.getType());
@@ -280,11 +262,11 @@ static LogicalResult expandWarpIntrinsic(Operation *call,
         combineLanes(b, loc, kind, reduceOp, warp, mask, value);
     Value zero = constI32(b, loc, 0);
     if (kind == WarpIntrinsicKind::Any)
-      result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                     combined, zero);
+      result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, combined,
+                                     zero);
     else if (kind == WarpIntrinsicKind::All)
-      result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     combined, participants);
+      result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, combined,
+                                     participants);
     else if (kind == WarpIntrinsicKind::MatchAll)
       result = buildMatchAllResult(b, loc, call->getResult(0).getType(),
                                    combined, participants);

@@ -66,6 +66,8 @@ bool isInterleavable(WarpIntrinsicKind kind) {
   case WarpIntrinsicKind::Reduce:
   case WarpIntrinsicKind::SyncWarp:
   case WarpIntrinsicKind::ActiveMask:
+  case WarpIntrinsicKind::MatchAny:
+  case WarpIntrinsicKind::MatchAll:
     return true;
   default:
     return false;
@@ -144,10 +146,10 @@ private:
     if (!inserted)
       return cached->second;
     Operation *def = value.getDefiningOp();
-    bool result =
-        def && isRegionFreePure(def) && !getWarpPrimitiveKind(def) &&
-        llvm::all_of(def->getOperands(),
-                     [&](Value operand) { return isLaneInvariant(operand); });
+    bool result = def && isRegionFreePure(def) && !getWarpPrimitiveKind(def) &&
+                  llvm::all_of(def->getOperands(), [&](Value operand) {
+                    return isLaneInvariant(operand);
+                  });
     known[value] = result;
     return result;
   }
@@ -199,22 +201,62 @@ bool isVectorElementType(Type type) {
 bool isElementwise(Operation *op) {
   if (op->getDialect()->getNamespace() == "arith")
     return op->hasTrait<OpTrait::Elementwise>();
-  static const llvm::StringSet<> llvmOps = {
-      "llvm.fadd",  "llvm.fsub",  "llvm.fmul",   "llvm.fdiv",   "llvm.frem",
-      "llvm.fneg",  "llvm.add",   "llvm.sub",    "llvm.mul",    "llvm.udiv",
-      "llvm.sdiv",  "llvm.urem",  "llvm.srem",   "llvm.and",    "llvm.or",
-      "llvm.xor",   "llvm.shl",   "llvm.lshr",   "llvm.ashr",   "llvm.icmp",
-      "llvm.fcmp",  "llvm.select", "llvm.sext",  "llvm.zext",   "llvm.trunc",
-      "llvm.fpext", "llvm.fptrunc", "llvm.sitofp", "llvm.uitofp",
-      "llvm.fptosi", "llvm.fptoui", "llvm.freeze",
-      "llvm.intr.fma", "llvm.intr.fmuladd", "llvm.intr.fabs",
-      "llvm.intr.sqrt", "llvm.intr.minnum", "llvm.intr.maxnum",
-      "llvm.intr.minimum", "llvm.intr.maximum", "llvm.intr.copysign",
-      "llvm.intr.floor", "llvm.intr.ceil", "llvm.intr.trunc",
-      "llvm.intr.rint", "llvm.intr.round", "llvm.intr.roundeven",
-      "llvm.intr.nearbyint", "llvm.intr.smax", "llvm.intr.smin",
-      "llvm.intr.umax", "llvm.intr.umin", "llvm.intr.ctpop",
-      "llvm.intr.bitreverse", "llvm.intr.fshl", "llvm.intr.fshr"};
+  static const llvm::StringSet<> llvmOps = {"llvm.fadd",
+                                            "llvm.fsub",
+                                            "llvm.fmul",
+                                            "llvm.fdiv",
+                                            "llvm.frem",
+                                            "llvm.fneg",
+                                            "llvm.add",
+                                            "llvm.sub",
+                                            "llvm.mul",
+                                            "llvm.udiv",
+                                            "llvm.sdiv",
+                                            "llvm.urem",
+                                            "llvm.srem",
+                                            "llvm.and",
+                                            "llvm.or",
+                                            "llvm.xor",
+                                            "llvm.shl",
+                                            "llvm.lshr",
+                                            "llvm.ashr",
+                                            "llvm.icmp",
+                                            "llvm.fcmp",
+                                            "llvm.select",
+                                            "llvm.sext",
+                                            "llvm.zext",
+                                            "llvm.trunc",
+                                            "llvm.fpext",
+                                            "llvm.fptrunc",
+                                            "llvm.sitofp",
+                                            "llvm.uitofp",
+                                            "llvm.fptosi",
+                                            "llvm.fptoui",
+                                            "llvm.freeze",
+                                            "llvm.intr.fma",
+                                            "llvm.intr.fmuladd",
+                                            "llvm.intr.fabs",
+                                            "llvm.intr.sqrt",
+                                            "llvm.intr.minnum",
+                                            "llvm.intr.maxnum",
+                                            "llvm.intr.minimum",
+                                            "llvm.intr.maximum",
+                                            "llvm.intr.copysign",
+                                            "llvm.intr.floor",
+                                            "llvm.intr.ceil",
+                                            "llvm.intr.trunc",
+                                            "llvm.intr.rint",
+                                            "llvm.intr.round",
+                                            "llvm.intr.roundeven",
+                                            "llvm.intr.nearbyint",
+                                            "llvm.intr.smax",
+                                            "llvm.intr.smin",
+                                            "llvm.intr.umax",
+                                            "llvm.intr.umin",
+                                            "llvm.intr.ctpop",
+                                            "llvm.intr.bitreverse",
+                                            "llvm.intr.fshl",
+                                            "llvm.intr.fshr"};
   return llvmOps.contains(op->getName().getStringRef());
 }
 
@@ -283,8 +325,9 @@ private:
 
   /// True if `block` is `ancestor` or nested in it.
   static bool isWithin(Block *block, Block *ancestor) {
-    for (; block; block = block->getParentOp() ? block->getParentOp()->getBlock()
-                                                : nullptr)
+    for (; block; block = block->getParentOp()
+                              ? block->getParentOp()->getBlock()
+                              : nullptr)
       if (block == ancestor)
         return true;
     return false;
@@ -500,10 +543,9 @@ private:
 
     SmallVector<Value> inits = carriedOperands(whileOp.getInits());
     unsigned numLoop = inits.size();
-    inits.push_back(outer.empty()
-                        ? maskVector(loc, SmallVector<Value>(kWarpSize,
-                                                             trueValue))
-                        : maskVector(loc, outer));
+    inits.push_back(outer.empty() ? maskVector(loc, SmallVector<Value>(
+                                                        kWarpSize, trueValue))
+                                  : maskVector(loc, outer));
     SmallVector<Value> exitInits = carriedZeros(loc, exitTypes);
     unsigned numExit = exitInits.size();
     llvm::append_range(inits, exitInits);
@@ -520,10 +562,9 @@ private:
     auto loop = scf::WhileOp::create(b, loc, afterTypes, inits);
     SmallVector<Location> beforeLocs(beforeTypes.size(), loc);
     SmallVector<Location> afterLocs(afterTypes.size(), loc);
-    Block *before = b.createBlock(&loop.getBefore(), {}, beforeTypes,
-                                  beforeLocs);
-    Block *after =
-        b.createBlock(&loop.getAfter(), {}, afterTypes, afterLocs);
+    Block *before =
+        b.createBlock(&loop.getBefore(), {}, beforeTypes, beforeLocs);
+    Block *after = b.createBlock(&loop.getAfter(), {}, afterTypes, afterLocs);
     b.setInsertionPointAfter(loop);
 
     {
@@ -531,8 +572,7 @@ private:
       b.setInsertionPointToEnd(before);
       bindCarried(whileOp.getBeforeArguments(),
                   before->getArguments().take_front(numLoop));
-      SmallVector<Value> running =
-          lanesOf(loc, before->getArgument(numLoop));
+      SmallVector<Value> running = lanesOf(loc, before->getArgument(numLoop));
       active = running;
       emitBlock(whileOp.getBefore().front());
       SmallVector<Value> stay, leave;
@@ -575,9 +615,8 @@ private:
                   after->getArguments().take_front(numForwarded));
       active = lanesOf(loc, after->getArgument(numForwarded));
       emitBlock(whileOp.getAfter().front());
-      SmallVector<Value> yielded =
-          carriedOperands(whileOp.getAfter().front().getTerminator()
-                              ->getOperands());
+      SmallVector<Value> yielded = carriedOperands(
+          whileOp.getAfter().front().getTerminator()->getOperands());
       yielded.push_back(after->getArgument(numForwarded));
       llvm::append_range(yielded,
                          after->getArguments().drop_front(numForwarded + 1));
@@ -606,25 +645,26 @@ private:
         Value hit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           at(i, switchOp.getArg()), caseIndex);
         lanesTaking.push_back(hit);
-        anyCase[i] = anyCase[i] ? arith::OrIOp::create(b, loc, anyCase[i], hit)
-                                      .getResult()
-                                : hit;
+        anyCase[i] =
+            anyCase[i]
+                ? arith::OrIOp::create(b, loc, anyCase[i], hit).getResult()
+                : hit;
       }
       takes.push_back(lanesTaking);
     }
     SmallVector<Value> defaultTaken;
     for (unsigned i = 0; i < kWarpSize; ++i)
       defaultTaken.push_back(
-          anyCase[i] ? arith::XOrIOp::create(b, loc, anyCase[i], trueValue)
-                           .getResult()
-                     : trueValue);
+          anyCase[i]
+              ? arith::XOrIOp::create(b, loc, anyCase[i], trueValue).getResult()
+              : trueValue);
     auto emitCase = [&](Region &region, ArrayRef<Value> taken) {
       SmallVector<Value> mask;
       for (unsigned i = 0; i < kWarpSize; ++i)
-        mask.push_back(outer.empty() ? taken[i]
-                                     : arith::AndIOp::create(b, loc, outer[i],
-                                                             taken[i])
-                                           .getResult());
+        mask.push_back(outer.empty()
+                           ? taken[i]
+                           : arith::AndIOp::create(b, loc, outer[i], taken[i])
+                                 .getResult());
       active = mask;
       emitBlock(region.front());
       return SmallVector<Value>(region.front().getTerminator()->getOperands());
@@ -659,10 +699,10 @@ private:
         Value cond = at(i, ifOp.getCondition());
         if (!taken)
           cond = arith::XOrIOp::create(b, loc, cond, trueValue);
-        mask.push_back(outer.empty()
-                           ? cond
-                           : arith::AndIOp::create(b, loc, outer[i], cond)
-                                 .getResult());
+        mask.push_back(
+            outer.empty()
+                ? cond
+                : arith::AndIOp::create(b, loc, outer[i], cond).getResult());
       }
       return mask;
     };
@@ -674,7 +714,8 @@ private:
       if (needsMask)
         active = branchMask(taken);
       emitBlock(region.front());
-      llvm::append_range(yielded, region.front().getTerminator()->getOperands());
+      llvm::append_range(yielded,
+                         region.front().getTerminator()->getOperands());
       return yielded;
     };
     SmallVector<Value> thenValues = emitBranch(ifOp.getThenRegion(), true);
@@ -683,9 +724,9 @@ private:
     for (auto [index, result] : llvm::enumerate(ifOp.getResults())) {
       Value thenValue = thenValues[index], elseValue = elseValues[index];
       if (isVectorElementType(result.getType())) {
-        vectors[result] = arith::SelectOp::create(
-            b, loc, vectorOf(ifOp.getCondition()), vectorOf(thenValue),
-            vectorOf(elseValue));
+        vectors[result] =
+            arith::SelectOp::create(b, loc, vectorOf(ifOp.getCondition()),
+                                    vectorOf(thenValue), vectorOf(elseValue));
         continue;
       }
       for (unsigned i = 0; i < kWarpSize; ++i)
@@ -705,15 +746,14 @@ private:
   /// True if every operation in `ifOp`'s branches (and in nested ifs) is
   /// pure and speculatable: running both branches for every lane is safe.
   static bool isSpeculatableIf(scf::IfOp ifOp) {
-    return !ifOp
-                ->walk([&](Operation *nested) {
+    return !ifOp->walk([&](Operation *nested) {
                   if (nested == ifOp.getOperation() ||
                       isa<scf::YieldOp, scf::IfOp>(nested) ||
                       isSafeToSpeculate(nested))
                     return WalkResult::advance();
                   return WalkResult::interrupt();
                 })
-                 .wasInterrupted();
+                .wasInterrupted();
   }
 
   /// A lane-dependent `if` runs per lane; the pure, speculatable operations
@@ -821,10 +861,10 @@ private:
   }
 
   void emitFor(scf::ForOp forOp) {
-    auto loop = scf::ForOp::create(
-        b, forOp.getLoc(), at(0, forOp.getLowerBound()),
-        at(0, forOp.getUpperBound()), at(0, forOp.getStep()),
-        carriedOperands(forOp.getInitArgs()));
+    auto loop =
+        scf::ForOp::create(b, forOp.getLoc(), at(0, forOp.getLowerBound()),
+                           at(0, forOp.getUpperBound()), at(0, forOp.getStep()),
+                           carriedOperands(forOp.getInitArgs()));
     Block *body = loop.getBody();
     for (unsigned i = 0; i < kWarpSize; ++i)
       lanes[i].map(forOp.getInductionVar(), loop.getInductionVar());
@@ -837,10 +877,10 @@ private:
   }
 
   void emitIf(scf::IfOp ifOp) {
-    auto newIf = scf::IfOp::create(
-        b, ifOp.getLoc(), carriedTypes(ifOp.getResultTypes()),
-        at(0, ifOp.getCondition()), /*addThenBlock=*/true,
-        /*addElseBlock=*/!ifOp.getElseRegion().empty());
+    auto newIf =
+        scf::IfOp::create(b, ifOp.getLoc(), carriedTypes(ifOp.getResultTypes()),
+                          at(0, ifOp.getCondition()), /*addThenBlock=*/true,
+                          /*addElseBlock=*/!ifOp.getElseRegion().empty());
     auto fill = [&](Region &source, Region &target) {
       Block *block = &target.front();
       if (!block->empty())
@@ -888,6 +928,9 @@ private:
     }
     case WarpIntrinsicKind::Reduce:
       return emitReduce(op, args[0], args[1]);
+    case WarpIntrinsicKind::MatchAny:
+    case WarpIntrinsicKind::MatchAll:
+      return emitMatch(op, kind, args[0], args[1]);
     case WarpIntrinsicKind::Ballot:
     case WarpIntrinsicKind::Any:
     case WarpIntrinsicKind::All:
@@ -900,9 +943,8 @@ private:
 
   /// PTX's source lane of shfl.sync for lane `lane`, or nullopt when the
   /// source is invalid (the lane keeps its own value).
-  static std::optional<unsigned> shuffleSource(WarpIntrinsicKind kind,
-                                               int32_t lane, int32_t b,
-                                               int32_t c) {
+  static std::optional<unsigned>
+  shuffleSource(WarpIntrinsicKind kind, int32_t lane, int32_t b, int32_t c) {
     // PTX uses the low 5 bits of the lane operand in every mode.
     b &= 31;
     int32_t segmask = (c >> 8) & 31;
@@ -941,8 +983,7 @@ private:
     auto [source, valid] = buildShuffleSource(
         b, loc, kind, constI32(b, loc, laneIndex), bValue, cValue);
     // An invalid source may lie outside the vector; it is not read.
-    return {arith::AndIOp::create(b, loc, source, constI32(b, loc, 31)),
-            valid};
+    return {arith::AndIOp::create(b, loc, source, constI32(b, loc, 31)), valid};
   }
 
   /// Lane i's constant source lane, or nullopt if lane i's operands are
@@ -1027,8 +1068,7 @@ private:
   /// Bit j set when lane j's predicate holds: the 32 predicates as a
   /// vector of i1, reinterpreted as an i32 (element j is bit j).
   Value buildBallot(Location loc, Value predicate) {
-    return LLVM::BitcastOp::create(b, loc, b.getI32Type(),
-                                   vectorOf(predicate));
+    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vectorOf(predicate));
   }
 
   void emitVote(Operation *op, WarpIntrinsicKind kind, Value mask,
@@ -1048,12 +1088,12 @@ private:
         result = ballot;
         break;
       case WarpIntrinsicKind::Any:
-        result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                       ballot, zero);
+        result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, ballot,
+                                       zero);
         break;
       case WarpIntrinsicKind::All:
-        result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                       ballot, participants);
+        result = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ballot,
+                                       participants);
         break;
       default:
         result = arith::OrIOp::create(
@@ -1064,6 +1104,36 @@ private:
                                   participants));
         break;
       }
+      lanes[i].map(op->getResult(0), result);
+    }
+  }
+
+  /// __match_any_sync / __match_all_sync: for each lane, one comparison of
+  /// its value with the vector of all lanes' values gives the lanes that
+  /// hold it.
+  void emitMatch(Operation *op, WarpIntrinsicKind kind, Value mask,
+                 Value value) {
+    Location loc = op->getLoc();
+    Value all = vectorOf(value);
+    auto vectorType = cast<VectorType>(all.getType());
+    Value activeLanes = activeBits(loc);
+    for (unsigned i = 0; i < kWarpSize; ++i) {
+      Value own = LLVM::InsertElementOp::create(
+          b, loc, LLVM::PoisonOp::create(b, loc, vectorType), at(i, value),
+          constI32(b, loc, 0));
+      own = LLVM::ShuffleVectorOp::create(b, loc, own, own,
+                                          SmallVector<int32_t>(kWarpSize, 0));
+      Value equal =
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, all, own);
+      Value equalBits = LLVM::BitcastOp::create(b, loc, b.getI32Type(), equal);
+      Value participants =
+          arith::AndIOp::create(b, loc, at(i, mask), activeLanes);
+      Value equalLanes = arith::AndIOp::create(b, loc, equalBits, participants);
+      Value result =
+          kind == WarpIntrinsicKind::MatchAny
+              ? equalLanes
+              : buildMatchAllResult(b, loc, op->getResult(0).getType(),
+                                    equalLanes, participants);
       lanes[i].map(op->getResult(0), result);
     }
   }
@@ -1086,11 +1156,11 @@ private:
               b, loc,
               arith::ShRUIOp::create(b, loc, members, constI32(b, loc, j)),
               constI32(b, loc, 1));
-          Value member = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ne, bit, constI32(b, loc, 0));
+          Value member = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                               bit, constI32(b, loc, 0));
           result = arith::SelectOp::create(
-              b, loc, member, buildReduceCombine(b, loc, kind, result, at(j, value)),
-              result);
+              b, loc, member,
+              buildReduceCombine(b, loc, kind, result, at(j, value)), result);
         }
       }
       lanes[i].map(op->getResult(0), result);
@@ -1142,8 +1212,8 @@ void emitWarp(OpBuilder &b, scf::ParallelOp loop, Operation *allocaAnchor,
     for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
       interleaver.lane(i).map(iv, value);
     if (activeCount)
-      active.push_back(arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ult, laneIndex, activeCount));
+      active.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             laneIndex, activeCount));
   }
   interleaver.setActiveLanes(active);
   interleaver.emitBlock(*loop.getBody());
