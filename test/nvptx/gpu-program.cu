@@ -27,6 +27,16 @@
 // OUT: synchronize: no error
 // OUT: bad launch: invalid configuration argument
 //
+// `__constant__` variables live in PTX's constant space and kernels load
+// them (the host writes them after loading the module; before 0.9.0 their
+// zero initializer was folded into the kernels).
+// RUN: %respec --target=nvptx --emit=ptx %s -o %t.ptx
+// RUN: FileCheck %s --input-file %t.ptx --check-prefix=CONST
+// CONST: .visible .const .align 4 .b8 bias[16];
+// CONST-LABEL: .entry _Z5scalePffi(
+// CONST: ld.const.b32 [[BIAS:%r[0-9]+]]
+// CONST: fma.rn.f32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, [[BIAS]];
+//
 // Block coarsening by 3: each launch runs the coarsened kernel on whole
 // groups of 3 blocks (each with 3 blocks' shared memory) and the epilogue
 // kernel on the remaining blocks; a part without blocks is not launched

@@ -3,7 +3,11 @@
 #include "respec/Target/NVPTXBackend.h"
 #include "respec/Support/LLVMPasses.h"
 
+#include "respec/Transforms/Attributes.h"
+
 #include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -33,11 +37,9 @@ namespace respec {
 
 static constexpr StringLiteral kNVPTXTriple = "nvptx64-nvidia-cuda";
 
-mlir::LogicalResult
-runNVPTXLoweringPipeline(mlir::ModuleOp module,
-                         const mlir::respec::CoarsenOptions &coarsening,
-                         const mlir::respec::TuningOptions &tuning,
-                         bool hostLaunches) {
+mlir::LogicalResult runNVPTXLoweringPipeline(
+    mlir::ModuleOp module, const mlir::respec::CoarsenOptions &coarsening,
+    const mlir::respec::TuningOptions &tuning, bool hostLaunches) {
   mlir::PassManager pm(module.getContext());
   mlir::respec::buildNVPTXLoweringPipeline(pm, coarsening, tuning,
                                            hostLaunches);
@@ -132,6 +134,49 @@ static std::string ptxVersionFeature(const Module &module) {
   return "";
 }
 
+/// Raising moved every variable to the generic address space
+/// (StripAddressSpaces); on the GPU, `__device__` and `__constant__`
+/// variables go back to the global and constant spaces (`__constant__`
+/// reads then use the constant cache), each use addressing them through a
+/// cast to a generic pointer, as clang's code does. The host writes them
+/// (cudaMemcpyToSymbol) after the module is loaded: they are not constants
+/// whose initializer the optimizer may fold into the kernels (clang marks
+/// them externally_initialized, which the import into MLIR loses).
+static void restoreVariableAddressSpaces(mlir::ModuleOp module) {
+  llvm::StringMap<unsigned> spaces;
+  for (auto global : module.getOps<mlir::LLVM::GlobalOp>()) {
+    auto space = global->getAttrOfType<mlir::IntegerAttr>(
+        mlir::respec::kAddressSpaceAttr);
+    if (!space || global.getAddrSpace() != 0 ||
+        (space.getInt() != mlir::respec::kGlobal &&
+         space.getInt() != mlir::respec::kConstant))
+      continue;
+    global.setAddrSpace(space.getInt());
+    global.setConstant(false);
+    global.setExternallyInitialized(true);
+    spaces[global.getSymName()] = space.getInt();
+  }
+  if (spaces.empty())
+    return;
+  module.walk([&](mlir::LLVM::AddressOfOp addressOf) {
+    auto it = spaces.find(addressOf.getGlobalName());
+    if (it == spaces.end() ||
+        cast<mlir::LLVM::LLVMPointerType>(addressOf.getType())
+                .getAddressSpace() != 0)
+      return;
+    mlir::OpBuilder b(addressOf);
+    mlir::Location loc = addressOf.getLoc();
+    auto spacePointer =
+        mlir::LLVM::LLVMPointerType::get(b.getContext(), it->second);
+    mlir::Value address = mlir::LLVM::AddressOfOp::create(
+        b, loc, spacePointer, addressOf.getGlobalName());
+    mlir::Value generic = mlir::LLVM::AddrSpaceCastOp::create(
+        b, loc, addressOf.getType(), address);
+    addressOf.replaceAllUsesWith(generic);
+    addressOf.erase();
+  });
+}
+
 std::unique_ptr<Module> translateToNVPTXModule(mlir::ModuleOp module,
                                                LLVMContext &context,
                                                StringRef gpuArch,
@@ -140,6 +185,7 @@ std::unique_ptr<Module> translateToNVPTXModule(mlir::ModuleOp module,
   if (!machine)
     return nullptr;
   module->removeAttr(mlir::DLTIDialect::kDataLayoutAttrName);
+  restoreVariableAddressSpaces(module);
   std::unique_ptr<Module> result =
       mlir::translateModuleToLLVMIR(module, context, "respec-nvptx");
   if (!result)
