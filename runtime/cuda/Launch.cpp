@@ -62,6 +62,15 @@ cudaError_t findEntryFunction(const KernelInfo &kernel, const char *call,
   return findFunction(loaded, kernel.entry->name, call, function);
 }
 
+/// The kernel of `func` and its PTX entry, for the queries about a kernel.
+cudaError_t findKernelEntry(const void *func, const char *call,
+                            const KernelInfo **kernel, GpuFunction **function) {
+  cudaError_t status = findGpuKernel(func, call, kernel);
+  if (status != cudaSuccess)
+    return status;
+  return findEntryFunction(**kernel, call, function);
+}
+
 /// Launches one GPU kernel of the current launch; errors become the
 /// launch's result.
 cudaError_t launchGpuKernel(CurrentLaunch &launch, const char *name,
@@ -191,10 +200,8 @@ extern "C" cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
   if (!attr)
     return reportError(cudaErrorInvalidValue, call);
   const KernelInfo *kernel = nullptr;
-  cudaError_t status = findGpuKernel(func, call, &kernel);
   GpuFunction *function = nullptr;
-  if (status == cudaSuccess)
-    status = findEntryFunction(*kernel, call, &function);
+  cudaError_t status = findKernelEntry(func, call, &kernel, &function);
   if (status != cudaSuccess)
     return status;
   const DriverApi &api = driver();
@@ -308,10 +315,8 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
       (flags & ~unsigned(cudaOccupancyDisableCachingOverride)))
     return reportError(cudaErrorInvalidValue, call);
   const KernelInfo *kernel = nullptr;
-  cudaError_t status = findGpuKernel(func, call, &kernel);
   GpuFunction *function = nullptr;
-  if (status == cudaSuccess)
-    status = findEntryFunction(*kernel, call, &function);
+  cudaError_t status = findKernelEntry(func, call, &kernel, &function);
   if (status != cudaSuccess)
     return status;
   const cudaDeviceProp *device = nullptr;
@@ -341,10 +346,8 @@ extern "C" cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(
   if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
     return reportError(cudaErrorInvalidValue, call);
   const KernelInfo *kernel = nullptr;
-  cudaError_t status = findGpuKernel(func, call, &kernel);
   GpuFunction *function = nullptr;
-  if (status == cudaSuccess)
-    status = findEntryFunction(*kernel, call, &function);
+  cudaError_t status = findKernelEntry(func, call, &kernel, &function);
   if (status != cudaSuccess)
     return status;
   size_t available = 0;
