@@ -83,7 +83,9 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
   // exchanges through memory; the remaining NVVM intrinsics map to CPU code
   // (or are rejected).
   if (options.interleaveWarpLanes)
-    pm.addPass(createInterleaveWarpLanesPass());
+    pm.addPass(createInterleaveWarpLanesPass(
+        {/*lanes=*/options.warpGroupLanes,
+         /*vectorBits=*/options.vectorBits}));
   pm.addPass(createExpandWarpIntrinsicsPass());
   pm.addPass(createLowerDeviceIntrinsicsToCPUPass());
   if (options.localizeSharedAtomics)

@@ -198,7 +198,7 @@ struct SpecializeBlockSizePass
       if (!name)
         return;
       auto found = perKernel.find(name.getValue());
-      if (found != perKernel.end() && !usesWarpPrimitives(launch))
+      if (found != perKernel.end())
         specializeLaunch(launch, found->second);
     });
   }

@@ -4,12 +4,14 @@
 // one vector op, a shuffle with constant operands one permutation, a ballot
 // the predicate vector reinterpreted as i32; the lane-dependent `if` runs
 // per lane after its pure operations were hoisted into vector code. The
-// partial last warp runs the same code with the missing lanes masked off:
-// their loads and stores are guarded, a shuffle reading one of them gives
-// the reader's own value, the ballot counts only existing lanes.
+// load of consecutive elements is one vector load. The partial last warp
+// runs the same code with the missing lanes masked off: their loads and
+// stores are masked, a shuffle reading one of them gives the reader's own
+// value, the ballot counts only existing lanes.
 // CHECK-LABEL: func.func @xor_shuffle(
 // CHECK: %[[WARPS:.*]] = arith.divui %{{.*}}, %c32
 // CHECK: scf.for %[[W:.*]] = %{{.*}} to %[[WARPS]]
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<32xf32>
 // CHECK: llvm.fadd %{{.*}}, %{{.*}} : vector<32xf32>
 // CHECK: llvm.shufflevector %[[V:.*]], %[[V]] [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25, 24, 27, 26, 29, 28, 31, 30] : vector<32xf32>
 // CHECK: llvm.fcmp "ogt" %{{.*}}, %{{.*}} : vector<32xf32>
@@ -20,8 +22,7 @@
 // CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[REST]], %{{.*}} : index
 // CHECK: scf.if %[[PARTIAL]] {
 // CHECK: %[[LAST:.*]] = arith.cmpi ult, %c31{{.*}}, %[[REST]] : index
-// CHECK: scf.if %[[LAST]] -> (f32) {
-// CHECK-NEXT: llvm.load
+// CHECK: llvm.intr.masked.load %{{.*}}, %{{.*}}, %{{.*}} {alignment = 4 : i32} : (!llvm.ptr, vector<32xi1>, vector<32xf32>) -> vector<32xf32>
 // CHECK: %[[SHUFFLED:.*]] = llvm.shufflevector %[[V:.*]], %[[V]] [1, 0, 3, 2
 // CHECK: %[[PERM:.*]] = llvm.shufflevector %[[ACTIVE:.*]], %[[ACTIVE]] [1, 0, 3, 2
 // CHECK: arith.select %[[PERM]], %[[SHUFFLED]], %[[V]] : vector<32xi1>, vector<32xf32>
@@ -96,15 +97,13 @@ func.func @uniform_loop(%n: index, %io: !llvm.ptr, %k: index) {
 // -----
 
 // A shuffle under a lane-dependent branch: the branch is emitted in line
-// with the lanes that take it as the active ones; its load runs per lane,
-// guarded by the lane's condition; its result is selected per lane.
+// with the lanes that take it as the active ones; its load of consecutive
+// elements is a vector load masked by the lanes' conditions; its result is
+// selected per lane.
 // CHECK-LABEL: func.func @masked_branch(
 // CHECK: scf.for
 // CHECK: %[[COND:.*]] = llvm.icmp "slt" %{{.*}}, %{{.*}} : vector<32xi32>
-// CHECK: scf.if %{{.*}} -> (i32) {
-// CHECK-NEXT: llvm.load
-// CHECK: } else {
-// CHECK-NEXT: llvm.mlir.zero : i32
+// CHECK: llvm.intr.masked.load %{{.*}}, %{{.*}}, %{{.*}} {alignment = 4 : i32} : (!llvm.ptr, vector<32xi1>, vector<32xi32>) -> vector<32xi32>
 // CHECK: llvm.shufflevector
 // CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<32xi1>, vector<32xi32>
 func.func @masked_branch(%n: index, %p: !llvm.ptr) {

@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -362,6 +363,15 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
       options.cudaPathGiven = true;
     } else if (reader.value(arg, "--cpu", value, error)) {
       options.deviceCPU = value;
+    } else if (reader.value(arg, "--warp-lanes", value, error)) {
+      unsigned lanes = 0;
+      if (StringRef(value).getAsInteger(10, lanes) || lanes == 0 ||
+          lanes > 32 || !llvm::isPowerOf2_32(lanes)) {
+        errs() << "respec: error: --warp-lanes=" << value
+               << " is not a power of two from 1 to 32\n";
+        error = true;
+      }
+      options.cpuPipeline.warpGroupLanes = lanes;
     } else if (reader.value(arg, "--target", value, error)) {
       if (value == "cpu") {
         options.target = TargetKind::CPU;
@@ -452,8 +462,12 @@ Options:
   --cuda-path=<dir>       CUDA toolkit whose headers to use; a directory
                           without a toolkit selects respec's own headers
   --cpu=<name>            CPU to compile device code for (default: native)
+  --warp-lanes=<N>        Lanes per SIMD group where warps of shuffle
+                          kernels run as vector lanes (1, 2, 4, ..., 32;
+                          raised to the shuffles' width; default: from the
+                          CPU's vector width)
   --target=cpu|nvptx      Target: this machine's CPU (default) or NVIDIA
-                          GPUs (PTX and cubin output only in this version)
+                          GPUs (programs, or PTX/cubin with --emit)
   --gpu-arch=sm_XX        NVIDIA GPU for --target=nvptx (default sm_80;
                           nvcc's -arch=sm_XX also selects it)
   --emit=llvm|mlir|parallel-ir

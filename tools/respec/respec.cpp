@@ -261,6 +261,7 @@ Driver::lowerForCPU(std::unique_ptr<Module> device, LLVMContext &llvmContext,
   mlir::respec::CPUPipelineOptions pipeline = options.cpuPipeline;
   pipeline.coarsening = options.coarsening;
   pipeline.launchBlockSizes = launchBlockSizes;
+  pipeline.vectorBits = getDeviceVectorBits(target, options.deviceCPU);
   if (!configureTuning(pipeline.tuning))
     return nullptr;
   if (failed(runCPULoweringPipeline(*module, pipeline)))

@@ -39,6 +39,12 @@ translateToCPUModule(mlir::ModuleOp module, llvm::LLVMContext &context,
                      llvm::TargetMachine &target, llvm::StringRef deviceCPU,
                      bool keepDebugInfo);
 
+/// Width in bits of the vector registers of `deviceCPU` ("native" = this
+/// machine) on `target`'s architecture: 512 with AVX-512, 256 with AVX,
+/// else 128.
+unsigned getDeviceVectorBits(const llvm::TargetMachine &target,
+                             llvm::StringRef deviceCPU);
+
 /// A target machine for the host (code model, PIC) at `optLevel`.
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(unsigned optLevel);
 

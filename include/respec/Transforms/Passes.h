@@ -88,6 +88,11 @@ struct CPUPipelineOptions {
   /// (respec-hoist-thread-invariants).
   bool hoistThreadInvariants = true;
   unsigned threadVectorLanes = 8;
+  /// Lanes per SIMD group of interleaved warps (a power of two up to 32;
+  /// 0: chosen from `vectorBits`, see respec-interleave-warp-lanes).
+  unsigned warpGroupLanes = 0;
+  /// Width of the device CPU's vector registers in bits (0: unknown).
+  unsigned vectorBits = 0;
   /// Block sizes kernels are launched with ("NAME=BXxBYxBZ", from the host
   /// code): each gets a copy of its launch body with constant blockDim.
   std::vector<std::string> launchBlockSizes;

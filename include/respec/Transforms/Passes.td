@@ -361,7 +361,28 @@ def InterleaveWarpLanesPass
     that shuffles and votes combine the lanes' values without going through
     memory. Lane-dependent branches around primitives run under a lane
     mask; the partial last warp runs with its missing lanes masked off.
+
+    Lanes that never exchange values with lanes outside their aligned
+    group of G (every primitive a shuffle whose constant `width` and lane
+    offsets stay within G lanes) can run in SIMD groups narrower than the
+    warp: a group of `lanes` (a power of two from G to 32) holds lanes/G of
+    the kernel's groups side by side (WG_PACK). With `lanes` = 0 and a
+    known target (`vector-bits`), straight-line bodies take the narrowest
+    group their exchanges allow (at least 4 lanes) and bodies with loops
+    around primitives whole warps; with neither option, whole warps.
+
+    Integer and address values whose lanes follow from the thread indices
+    by exact arithmetic (LaneOffsets.h) are computed once when every lane
+    gets the same value, and loads and stores whose lanes touch
+    consecutive elements become vector (masked) loads and stores.
   }];
+  let options = [
+    Option<"lanes", "lanes", "unsigned", /*default=*/"0",
+           "Lanes per SIMD group (a power of two up to 32; raised to what "
+           "the kernel's shuffles need); 0: chosen by the pass">,
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "Width of the target's vector registers in bits (0: unknown)">,
+  ];
   let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
                            "arith::ArithDialect"];
 }

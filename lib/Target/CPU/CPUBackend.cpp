@@ -29,6 +29,9 @@
 #include "mlir/Target/LLVMIR/Import.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -145,18 +148,39 @@ runCPULoweringPipeline(ModuleOp module,
   });
 }
 
+/// The CPU name and feature string `cpu` ("native" = this machine's, with
+/// its detected features) stands for.
+static std::pair<std::string, std::string>
+resolveDeviceCPU(llvm::StringRef cpu) {
+  if (cpu != "native")
+    return {cpu.str(), ""};
+  std::string features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features += (features.empty() ? "" : ",") +
+                std::string(feature.getValue() ? "+" : "-") +
+                feature.getKey().str();
+  return {llvm::sys::getHostCPUName().str(), features};
+}
+
+unsigned getDeviceVectorBits(const llvm::TargetMachine &target,
+                             llvm::StringRef deviceCPU) {
+  if (!target.getTargetTriple().isX86())
+    return 128;
+  auto [cpuName, features] = resolveDeviceCPU(deviceCPU);
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target.getTarget().createMCSubtargetInfo(target.getTargetTriple(),
+                                               cpuName, features));
+  if (!info)
+    return 128;
+  if (info->checkFeatures("+avx512f"))
+    return 512;
+  return info->checkFeatures("+avx") ? 256 : 128;
+}
+
 /// Compiles every device function for `cpu`: vector width matters more for
 /// kernels than for host code, which keeps clang's default target.
 static void setDeviceTarget(llvm::Module &module, llvm::StringRef cpu) {
-  std::string cpuName =
-      cpu == "native" ? llvm::sys::getHostCPUName().str() : cpu.str();
-  std::string features;
-  if (cpu == "native") {
-    for (const auto &feature : llvm::sys::getHostCPUFeatures())
-      features += (features.empty() ? "" : ",") +
-                  std::string(feature.getValue() ? "+" : "-") +
-                  feature.getKey().str();
-  }
+  auto [cpuName, features] = resolveDeviceCPU(cpu);
   for (llvm::Function &function : module) {
     if (function.isDeclaration())
       continue;

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "respec/Dialect/RespecDialect.h"
+#include "respec/Target/LaneOffsets.h"
 #include "respec/Transforms/BarrierIntrinsics.h"
 #include "respec/Transforms/Passes.h"
 #include "respec/Transforms/ThreadLoopUtils.h"
@@ -33,6 +34,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -83,6 +85,53 @@ bool containsWarpPrimitive(Operation *op) {
       .wasInterrupted();
 }
 
+/// The operands of a warp primitive's call.
+ValueRange primitiveArguments(Operation *call) {
+  if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(call))
+    return intrinsic.getArgs();
+  return cast<LLVM::CallOp>(call).getArgOperands();
+}
+
+bool isShuffle(WarpIntrinsicKind kind) {
+  return kind == WarpIntrinsicKind::ShuffleIdx ||
+         kind == WarpIntrinsicKind::ShuffleUp ||
+         kind == WarpIntrinsicKind::ShuffleDown ||
+         kind == WarpIntrinsicKind::ShuffleXor;
+}
+
+/// The narrowest aligned group of lanes that `primitive` keeps its
+/// exchanges within: a shuffle with a constant `c` operand stays in
+/// segments of 32 - segmask lanes (CUDA's `width`); a butterfly with a
+/// constant lane mask b stays within aligned blocks of the next power of
+/// two above b, and may read an earlier segment when b reaches past its
+/// own. Votes, reductions, matches and __syncwarp combine the whole warp.
+unsigned exchangeGroupLanes(Operation *primitive, WarpIntrinsicKind kind) {
+  if (!isShuffle(kind))
+    return kWarpSize;
+  ValueRange args = primitiveArguments(primitive);
+  APInt cConst;
+  if (!matchPattern(args[3], m_ConstantInt(&cConst)))
+    return kWarpSize;
+  unsigned segmask = (cConst.getZExtValue() >> 8) & 31;
+  unsigned segment = kWarpSize - segmask;
+  // Masks CUDA's `width` gives (high bits); others keep the whole warp.
+  if (!llvm::isPowerOf2_32(segment) || (segmask & (segment - 1)) != 0)
+    return kWarpSize;
+  if (kind != WarpIntrinsicKind::ShuffleXor)
+    return segment;
+  APInt bConst;
+  if (!matchPattern(args[2], m_ConstantInt(&bConst)))
+    return kWarpSize;
+  unsigned flipped = bConst.getZExtValue() & 31;
+  unsigned pair = llvm::PowerOf2Ceil(flipped + 1);
+  // Within a segment whose clamp admits every lane (CUDA's), lane ^ b stays
+  // in the aligned block of `pair` lanes and is always valid.
+  unsigned clamp = cConst.getZExtValue() & 31 & ~segmask;
+  if (pair <= segment && clamp == (31 & ~segmask))
+    return pair;
+  return std::max(segment, pair);
+}
+
 bool isRegionFreePure(Operation *op) {
   return op->getNumRegions() == 0 && isMemoryEffectFree(op);
 }
@@ -125,12 +174,20 @@ public:
         hasPrimitive = true;
         if (!isInterleavable(*kind))
           return WalkResult::interrupt();
+        groupLanes = std::max(groupLanes, exchangeGroupLanes(op, *kind));
       }
       return WalkResult::advance();
     });
     return hasPrimitive && !result.wasInterrupted() &&
            checkBlock(*loop.getBody());
   }
+
+  /// After a successful run(): the fewest lanes per group that keeps every
+  /// exchange of the loop's primitives inside one group.
+  unsigned requiredGroupLanes() const { return groupLanes; }
+
+  /// After a successful run(): whether a loop contains primitives.
+  bool hasPrimitiveInLoop() const { return primitiveInLoop; }
 
 private:
   /// Values the same in every lane: defined outside the thread loop, the
@@ -158,6 +215,8 @@ private:
     for (Operation &op : block) {
       if (op.getNumRegions() == 0 || !containsWarpPrimitive(&op))
         continue;
+      if (isa<scf::ForOp, scf::WhileOp>(op))
+        primitiveInLoop = true;
       if (auto forOp = dyn_cast<scf::ForOp>(op)) {
         if (!isLaneInvariant(forOp.getLowerBound()) ||
             !isLaneInvariant(forOp.getUpperBound()) ||
@@ -181,6 +240,8 @@ private:
   scf::ParallelOp loop;
   DenseSet<Value> invariant;
   DenseMap<Value, bool> known;
+  unsigned groupLanes = 1;
+  bool primitiveInLoop = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -260,16 +321,25 @@ bool isElementwise(Operation *op) {
   return llvmOps.contains(op->getName().getStringRef());
 }
 
-/// Emits the thread body once per lane of a full warp. A lane-varying value
-/// lives either as one scalar per lane (`lanes[i]` maps it) or as a vector
-/// of the 32 lanes (`vectors` maps it), converted on demand: elementwise
-/// pure operations are emitted once on vectors, everything else per lane.
+/// Emits the thread body once per lane of a SIMD group of `width` lanes (a
+/// whole warp, or an aligned part of one whose lanes exchange nothing with
+/// the rest). A lane-varying value lives either as one scalar per lane
+/// (`lanes[i]` maps it) or as a vector of the group's lanes (`vectors` maps
+/// it), converted on demand: elementwise pure operations are emitted once
+/// on vectors, everything else per lane.
 class LaneInterleaver {
 public:
-  LaneInterleaver(OpBuilder &builder, Operation *allocaAnchor)
-      : b(builder), allocaAnchor(allocaAnchor), lanes(kWarpSize) {}
+  LaneInterleaver(OpBuilder &builder, Operation *allocaAnchor, unsigned width)
+      : b(builder), allocaAnchor(allocaAnchor), width(width), lanes(width),
+        laneOffsets(width, DataLayout::closest(allocaAnchor),
+                    [this](Value value) { return isUniformValue(value); }) {}
 
   IRMapping &lane(unsigned i) { return lanes[i]; }
+
+  /// Records how the lanes' values of `original` (a thread index) differ.
+  void seedLaneOffsets(Value original, LaneOffsets offsets) {
+    laneOffsets.seed(original, std::move(offsets));
+  }
 
   /// Makes only the lanes whose `laneActive` holds run side effects (a
   /// partial warp).
@@ -290,7 +360,7 @@ private:
     return lanes[i].lookupOrDefault(value);
   }
 
-  /// Gives a vector-form value its 32 scalars, extracted right after the
+  /// Gives a vector-form value its per-lane scalars, extracted right after the
   /// vector is defined so that they dominate every later use.
   void ensureScalars(Value value) {
     auto it = vectors.find(value);
@@ -299,7 +369,7 @@ private:
     Value vector = it->second;
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointAfterValue(vector);
-    for (unsigned i = 0; i < kWarpSize; ++i)
+    for (unsigned i = 0; i < width; ++i)
       lanes[i].map(value, LLVM::ExtractElementOp::create(
                               b, vector.getLoc(), vector,
                               constI32(b, vector.getLoc(), i)));
@@ -312,7 +382,7 @@ private:
     if (hasVectorForm(value))
       return false;
     Value first = lanes[0].lookupOrDefault(value);
-    for (unsigned i = 1; i < kWarpSize; ++i)
+    for (unsigned i = 1; i < width; ++i)
       if (lanes[i].lookupOrDefault(value) != first)
         return false;
     return true;
@@ -333,13 +403,13 @@ private:
     return false;
   }
 
-  /// The 32 lanes of `value` as a vector, built (and cached) at the
+  /// The group's lanes of `value` as a vector, built (and cached) at the
   /// insertion point from the lanes' scalars if needed.
   Value vectorOf(Value value) {
     if (auto it = vectors.find(value); it != vectors.end())
       return it->second;
     Location loc = value.getLoc();
-    auto type = VectorType::get({kWarpSize}, value.getType());
+    auto type = VectorType::get({width}, value.getType());
     auto cached = built.find(value);
     if (cached != built.end() &&
         isWithin(b.getInsertionBlock(), cached->second.getParentBlock()))
@@ -349,9 +419,9 @@ private:
       vector = LLVM::InsertElementOp::create(b, loc, vector, at(0, value),
                                              constI32(b, loc, 0));
       vector = LLVM::ShuffleVectorOp::create(
-          b, loc, vector, vector, SmallVector<int32_t>(kWarpSize, 0));
+          b, loc, vector, vector, SmallVector<int32_t>(width, 0));
     } else {
-      for (unsigned i = 0; i < kWarpSize; ++i)
+      for (unsigned i = 0; i < width; ++i)
         vector = LLVM::InsertElementOp::create(b, loc, vector, at(i, value),
                                                constI32(b, loc, i));
     }
@@ -393,7 +463,7 @@ private:
       mapping.map(operand, vectorOf(operand));
     Operation *clone = b.clone(*op, mapping);
     Value result = clone->getResult(0);
-    result.setType(VectorType::get({kWarpSize}, result.getType()));
+    result.setType(VectorType::get({width}, result.getType()));
     vectors[op->getResult(0)] = result;
   }
 
@@ -419,7 +489,7 @@ private:
     // assembly is still recognized as dead later).
     TypeRange resultTypes =
         op->use_empty() ? TypeRange() : TypeRange(op->getResultTypes());
-    for (unsigned i = 0; i < kWarpSize; ++i) {
+    for (unsigned i = 0; i < width; ++i) {
       auto guard = scf::IfOp::create(b, op->getLoc(), resultTypes, active[i],
                                      /*addThenBlock=*/true,
                                      /*addElseBlock=*/!resultTypes.empty());
@@ -447,6 +517,10 @@ private:
   }
 
   void emitOp(Operation *op) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(op); load && emitLaneLoad(load))
+      return;
+    if (auto store = dyn_cast<LLVM::StoreOp>(op); store && emitLaneStore(store))
+      return;
     if (!active.empty() && !runsForInactiveLanes(op) &&
         !isa<LLVM::AllocaOp>(op))
       return emitGuarded(op);
@@ -455,10 +529,12 @@ private:
     if (op->getNumRegions() == 0) {
       if (isRegionFreePure(op) && isUniform(op)) {
         Operation *clone = b.clone(*op, lanes[0]);
-        for (unsigned i = 1; i < kWarpSize; ++i)
+        for (unsigned i = 1; i < width; ++i)
           mapResults(i, op, clone->getResults());
         return;
       }
+      if (isRegionFreePure(op) && emitIfSameInAllLanes(op))
+        return;
       if (isRegionFreePure(op) && isVectorizable(op))
         return emitVectorOp(op);
       // A fixed-size local variable of each lane lives for the whole
@@ -467,7 +543,7 @@ private:
           alloca && matchPattern(alloca.getArraySize(), m_Constant())) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(allocaAnchor);
-        for (unsigned i = 0; i < kWarpSize; ++i) {
+        for (unsigned i = 0; i < width; ++i) {
           IRMapping sizeOnly;
           Operation *size = b.clone(*alloca.getArraySize().getDefiningOp());
           sizeOnly.map(alloca.getArraySize(), size->getResult(0));
@@ -486,7 +562,7 @@ private:
       }
     if (op->getNumRegions() == 0 || !containsWarpPrimitive(op)) {
       prepareScalarOperands(op);
-      for (unsigned i = 0; i < kWarpSize; ++i)
+      for (unsigned i = 0; i < width; ++i)
         b.clone(*op, lanes[i]);
       return;
     }
@@ -502,6 +578,166 @@ private:
     return emitExecuteRegion(cast<scf::ExecuteRegionOp>(op));
   }
 
+  //===--------------------------------------------------------------------===//
+  // Values and accesses whose lanes follow from the thread indices
+  //===--------------------------------------------------------------------===//
+
+  /// Integer arithmetic whose lanes all compute the same value from
+  /// different operands (`gid / G` in a group of G lanes): emitted once,
+  /// for lane 0, without the flags that could make lane 0 alone poison.
+  bool emitIfSameInAllLanes(Operation *op) {
+    if (op->getNumResults() != 1 || hasVectorForm(op->getResult(0)))
+      return false;
+    std::optional<LaneOffsets> offsets = laneOffsets.evaluate(op);
+    if (!offsets || !offsets->isUniform())
+      return false;
+    prepareScalarOperands(op);
+    Operation *clone = b.clone(*op, lanes[0]);
+    dropPoisonFlags(clone);
+    for (unsigned i = 0; i < width; ++i)
+      mapResults(i, op, clone->getResults());
+    laneOffsets.seed(op->getResult(0), *offsets);
+    return true;
+  }
+
+  static void dropPoisonFlags(Operation *op) {
+    if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
+      flags.setOverflowFlags(LLVM::IntegerOverflowFlags::none);
+    if (auto exact = dyn_cast<LLVM::ExactFlagInterface>(op))
+      exact.setIsExact(false);
+    if (auto disjoint = dyn_cast<LLVM::DisjointFlagInterface>(op))
+      disjoint.setIsDisjoint(false);
+    if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
+      op->setAttr(flags.getIntegerOverflowAttrName(),
+                  arith::IntegerOverflowFlagsAttr::get(
+                      op->getContext(), arith::IntegerOverflowFlags::none));
+  }
+
+  /// Bytes of a value of `type` in memory when a vector of it is packed
+  /// the same way (whole bytes); 0 otherwise.
+  static int64_t packedBytes(Type type) {
+    if (!isVectorElementType(type) || type.getIntOrFloatBitWidth() % 8 != 0)
+      return 0;
+    return type.getIntOrFloatBitWidth() / 8;
+  }
+
+  /// Aligned runs of at least this many lanes reading consecutive elements
+  /// become vector loads and stores.
+  static constexpr unsigned kMinVectorRun = 4;
+
+  /// The lanes `start` .. `start + run - 1` of the active-lane vector.
+  Value activeRun(Location loc, unsigned start, unsigned run) {
+    Value all = activeVector(loc);
+    if (run == width)
+      return all;
+    return LLVM::ShuffleVectorOp::create(
+        b, loc, all, all,
+        llvm::to_vector(llvm::seq<int32_t>(start, start + run)));
+  }
+
+  /// A load whose lanes read consecutive elements (in aligned runs of
+  /// lanes) becomes one vector load per run, masked where only some lanes
+  /// run it (inactive lanes read nothing and get zero, as guarded scalar
+  /// loads give them); a load from the same address in every lane becomes
+  /// one scalar load.
+  bool emitLaneLoad(LLVM::LoadOp load) {
+    Type type = load.getType();
+    int64_t bytes = packedBytes(type);
+    if (load.getVolatile_() ||
+        load.getOrdering() != LLVM::AtomicOrdering::not_atomic || !bytes)
+      return false;
+    std::optional<LaneOffsets> offsets = laneOffsets.get(load.getAddr());
+    if (!offsets)
+      return false;
+    Location loc = load.getLoc();
+    if (offsets->isUniform()) {
+      if (!active.empty())
+        return false;
+      Operation *clone = b.clone(*load, lanes[0]);
+      for (unsigned i = 0; i < width; ++i)
+        mapResults(i, load, clone->getResults());
+      return true;
+    }
+    unsigned run = offsets->contiguousRun(bytes, kMinVectorRun);
+    if (!run)
+      return false;
+    unsigned alignment = load.getAlignment().value_or(bytes);
+    auto runType = VectorType::get({run}, type);
+    SmallVector<Value> parts;
+    for (unsigned start = 0; start < width; start += run) {
+      Value address = at(start, load.getAddr());
+      if (active.empty()) {
+        auto part = LLVM::LoadOp::create(b, loc, runType, address, alignment);
+        part.setTbaaAttr(load.getTbaaAttr());
+        part.setAliasScopesAttr(load.getAliasScopesAttr());
+        part.setNoaliasScopesAttr(load.getNoaliasScopesAttr());
+        part.setAccessGroupsAttr(load.getAccessGroupsAttr());
+        parts.push_back(part);
+      } else {
+        parts.push_back(LLVM::MaskedLoadOp::create(
+            b, loc, runType, address, activeRun(loc, start, run),
+            LLVM::ZeroOp::create(b, loc, runType), alignment));
+      }
+    }
+    vectors[load.getResult()] = concatenate(loc, parts);
+    return true;
+  }
+
+  /// A store whose lanes write consecutive elements (in aligned runs of
+  /// lanes): one vector store per run, masked where only some lanes run it.
+  bool emitLaneStore(LLVM::StoreOp store) {
+    Value value = store.getValue();
+    int64_t bytes = packedBytes(value.getType());
+    if (store.getVolatile_() ||
+        store.getOrdering() != LLVM::AtomicOrdering::not_atomic || !bytes)
+      return false;
+    std::optional<LaneOffsets> offsets = laneOffsets.get(store.getAddr());
+    if (!offsets)
+      return false;
+    unsigned run = offsets->contiguousRun(bytes, kMinVectorRun);
+    if (!run)
+      return false;
+    Location loc = store.getLoc();
+    unsigned alignment = store.getAlignment().value_or(bytes);
+    Value vector = vectorOf(value);
+    for (unsigned start = 0; start < width; start += run) {
+      Value part = vector;
+      if (run != width)
+        part = LLVM::ShuffleVectorOp::create(
+            b, loc, vector, vector,
+            llvm::to_vector(llvm::seq<int32_t>(start, start + run)));
+      Value address = at(start, store.getAddr());
+      if (active.empty()) {
+        auto partStore =
+            LLVM::StoreOp::create(b, loc, part, address, alignment);
+        partStore.setTbaaAttr(store.getTbaaAttr());
+        partStore.setAliasScopesAttr(store.getAliasScopesAttr());
+        partStore.setNoaliasScopesAttr(store.getNoaliasScopesAttr());
+        partStore.setAccessGroupsAttr(store.getAccessGroupsAttr());
+      } else {
+        LLVM::MaskedStoreOp::create(b, loc, part, address,
+                                    activeRun(loc, start, run),
+                                    b.getI32IntegerAttr(alignment));
+      }
+    }
+    return true;
+  }
+
+  /// The vectors `parts` (equal lengths, a power-of-two count) end to end.
+  Value concatenate(Location loc, SmallVector<Value> parts) {
+    while (parts.size() > 1) {
+      SmallVector<Value> joined;
+      for (unsigned i = 0; i < parts.size(); i += 2) {
+        int64_t length = cast<VectorType>(parts[i].getType()).getNumElements();
+        joined.push_back(LLVM::ShuffleVectorOp::create(
+            b, loc, parts[i], parts[i + 1],
+            llvm::to_vector(llvm::seq<int32_t>(0, 2 * length))));
+      }
+      parts = std::move(joined);
+    }
+    return parts.front();
+  }
+
   /// Zero values in the carried layout of `types`.
   SmallVector<Value> carriedZeros(Location loc, TypeRange types) {
     SmallVector<Value> zeros;
@@ -513,7 +749,7 @@ private:
   /// The per-lane i1 scalars of an i1 vector.
   SmallVector<Value> lanesOf(Location loc, Value mask) {
     SmallVector<Value> result;
-    for (unsigned i = 0; i < kWarpSize; ++i)
+    for (unsigned i = 0; i < width; ++i)
       result.push_back(
           LLVM::ExtractElementOp::create(b, loc, mask, constI32(b, loc, i)));
     return result;
@@ -521,8 +757,8 @@ private:
 
   Value maskVector(Location loc, ArrayRef<Value> laneBits) {
     Value vector = LLVM::PoisonOp::create(
-        b, loc, VectorType::get({kWarpSize}, b.getI1Type()));
-    for (unsigned i = 0; i < kWarpSize; ++i)
+        b, loc, VectorType::get({width}, b.getI1Type()));
+    for (unsigned i = 0; i < width; ++i)
       vector = LLVM::InsertElementOp::create(b, loc, vector, laneBits[i],
                                              constI32(b, loc, i));
     return vector;
@@ -538,13 +774,13 @@ private:
     SmallVector<Value> outer = active;
     auto condition = whileOp.getConditionOp();
     TypeRange exitTypes = whileOp.getResultTypes();
-    Type maskType = VectorType::get({kWarpSize}, b.getI1Type());
+    Type maskType = VectorType::get({width}, b.getI1Type());
     Value trueValue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
 
     SmallVector<Value> inits = carriedOperands(whileOp.getInits());
     unsigned numLoop = inits.size();
     inits.push_back(outer.empty() ? maskVector(loc, SmallVector<Value>(
-                                                        kWarpSize, trueValue))
+                                                        width, trueValue))
                                   : maskVector(loc, outer));
     SmallVector<Value> exitInits = carriedZeros(loc, exitTypes);
     unsigned numExit = exitInits.size();
@@ -576,7 +812,7 @@ private:
       active = running;
       emitBlock(whileOp.getBefore().front());
       SmallVector<Value> stay, leave;
-      for (unsigned i = 0; i < kWarpSize; ++i) {
+      for (unsigned i = 0; i < width; ++i) {
         Value cond = at(i, condition.getCondition());
         stay.push_back(arith::AndIOp::create(b, loc, running[i], cond));
         leave.push_back(arith::AndIOp::create(
@@ -594,15 +830,16 @@ private:
               b, loc, leaveVector, vectorOf(forwarded), oldExits[next++]));
           continue;
         }
-        for (unsigned i = 0; i < kWarpSize; ++i)
+        for (unsigned i = 0; i < width; ++i)
           exits.push_back(arith::SelectOp::create(
               b, loc, leave[i], at(i, forwarded), oldExits[next++]));
       }
       Value stayVector = maskVector(loc, stay);
+      Type bitsType = b.getIntegerType(width);
       Value anyStays = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::ne,
-          LLVM::BitcastOp::create(b, loc, b.getI32Type(), stayVector),
-          constI32(b, loc, 0));
+          LLVM::BitcastOp::create(b, loc, bitsType, stayVector),
+          arith::ConstantIntOp::create(b, loc, bitsType, 0));
       SmallVector<Value> forwardedOut = carriedOperands(condition.getArgs());
       forwardedOut.push_back(stayVector);
       llvm::append_range(forwardedOut, exits);
@@ -637,11 +874,11 @@ private:
     Value trueValue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
     // Per lane: does the lane take case k; does it take any case.
     SmallVector<SmallVector<Value>> takes;
-    SmallVector<Value> anyCase(kWarpSize);
+    SmallVector<Value> anyCase(width);
     for (int64_t caseValue : switchOp.getCases()) {
       SmallVector<Value> lanesTaking;
       Value caseIndex = arith::ConstantIndexOp::create(b, loc, caseValue);
-      for (unsigned i = 0; i < kWarpSize; ++i) {
+      for (unsigned i = 0; i < width; ++i) {
         Value hit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           at(i, switchOp.getArg()), caseIndex);
         lanesTaking.push_back(hit);
@@ -653,14 +890,14 @@ private:
       takes.push_back(lanesTaking);
     }
     SmallVector<Value> defaultTaken;
-    for (unsigned i = 0; i < kWarpSize; ++i)
+    for (unsigned i = 0; i < width; ++i)
       defaultTaken.push_back(
           anyCase[i]
               ? arith::XOrIOp::create(b, loc, anyCase[i], trueValue).getResult()
               : trueValue);
     auto emitCase = [&](Region &region, ArrayRef<Value> taken) {
       SmallVector<Value> mask;
-      for (unsigned i = 0; i < kWarpSize; ++i)
+      for (unsigned i = 0; i < width; ++i)
         mask.push_back(outer.empty()
                            ? taken[i]
                            : arith::AndIOp::create(b, loc, outer[i], taken[i])
@@ -676,7 +913,7 @@ private:
         emitCase(switchOp.getDefaultRegion(), defaultTaken);
     active = outer;
     for (auto [index, result] : llvm::enumerate(switchOp.getResults())) {
-      for (unsigned i = 0; i < kWarpSize; ++i) {
+      for (unsigned i = 0; i < width; ++i) {
         Value value = at(i, defaultValues[index]);
         for (auto [values, taken] : llvm::zip(caseValues, takes))
           value = arith::SelectOp::create(b, loc, taken[i],
@@ -695,7 +932,7 @@ private:
     Value trueValue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
     auto branchMask = [&](bool taken) {
       SmallVector<Value> mask;
-      for (unsigned i = 0; i < kWarpSize; ++i) {
+      for (unsigned i = 0; i < width; ++i) {
         Value cond = at(i, ifOp.getCondition());
         if (!taken)
           cond = arith::XOrIOp::create(b, loc, cond, trueValue);
@@ -729,7 +966,7 @@ private:
                                     vectorOf(thenValue), vectorOf(elseValue));
         continue;
       }
-      for (unsigned i = 0; i < kWarpSize; ++i)
+      for (unsigned i = 0; i < width; ++i)
         lanes[i].map(result, arith::SelectOp::create(
                                  b, loc, at(i, ifOp.getCondition()),
                                  at(i, thenValue), at(i, elseValue)));
@@ -737,7 +974,9 @@ private:
   }
 
   /// The active lanes as a 32-bit mask (all ones outside masked code).
+  /// Only whole warps use it (votes, reductions, matches, __activemask).
   Value activeBits(Location loc) {
+    assert(width == kWarpSize && "lane masks describe whole warps");
     if (active.empty())
       return constI32(b, loc, -1);
     return LLVM::BitcastOp::create(b, loc, b.getI32Type(), activeVector(loc));
@@ -783,7 +1022,7 @@ private:
     for (Operation *op : hoisted)
       for (Value result : op->getResults())
         ensureScalars(result);
-    for (unsigned i = 0; i < kWarpSize; ++i) {
+    for (unsigned i = 0; i < width; ++i) {
       auto clone = scf::IfOp::create(
           b, ifOp.getLoc(), ifOp.getResultTypes(), at(i, ifOp.getCondition()),
           /*addThenBlock=*/true,
@@ -818,7 +1057,7 @@ private:
         result.push_back(vectorOf(value));
         continue;
       }
-      for (unsigned i = 0; i < kWarpSize; ++i)
+      for (unsigned i = 0; i < width; ++i)
         result.push_back(at(i, value));
     }
     return result;
@@ -828,9 +1067,9 @@ private:
     SmallVector<Type> result;
     for (Type type : types) {
       if (isVectorElementType(type))
-        result.push_back(VectorType::get({kWarpSize}, type));
+        result.push_back(VectorType::get({width}, type));
       else
-        result.append(kWarpSize, type);
+        result.append(width, type);
     }
     return result;
   }
@@ -844,7 +1083,7 @@ private:
         vectors[original] = carried[next++];
         continue;
       }
-      for (unsigned i = 0; i < kWarpSize; ++i)
+      for (unsigned i = 0; i < width; ++i)
         lanes[i].map(original, carried[next++]);
     }
   }
@@ -866,7 +1105,7 @@ private:
                            at(0, forOp.getUpperBound()), at(0, forOp.getStep()),
                            carriedOperands(forOp.getInitArgs()));
     Block *body = loop.getBody();
-    for (unsigned i = 0; i < kWarpSize; ++i)
+    for (unsigned i = 0; i < width; ++i)
       lanes[i].map(forOp.getInductionVar(), loop.getInductionVar());
     bindCarried(forOp.getRegionIterArgs(), loop.getRegionIterArgs());
     // Replace the builder-made terminator by the interleaved one.
@@ -906,14 +1145,8 @@ private:
   // Warp primitives
   //===--------------------------------------------------------------------===//
 
-  static ValueRange arguments(Operation *call) {
-    if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(call))
-      return intrinsic.getArgs();
-    return cast<LLVM::CallOp>(call).getArgOperands();
-  }
-
   void emitPrimitive(Operation *op, WarpIntrinsicKind kind) {
-    ValueRange args = arguments(op);
+    ValueRange args = primitiveArguments(op);
     switch (kind) {
     case WarpIntrinsicKind::SyncWarp:
       // Interleaved lanes already finish each operation together.
@@ -922,7 +1155,7 @@ private:
       // The lanes running this code: all of a full warp, the existing ones
       // of a partial warp, those taking the branch under a lane mask.
       Value bits = activeBits(op->getLoc());
-      for (unsigned i = 0; i < kWarpSize; ++i)
+      for (unsigned i = 0; i < width; ++i)
         lanes[i].map(op->getResult(0), bits);
       return;
     }
@@ -942,9 +1175,12 @@ private:
   }
 
   /// PTX's source lane of shfl.sync for lane `lane`, or nullopt when the
-  /// source is invalid (the lane keeps its own value).
-  static std::optional<unsigned>
-  shuffleSource(WarpIntrinsicKind kind, int32_t lane, int32_t b, int32_t c) {
+  /// source is invalid (the lane keeps its own value). In a group narrower
+  /// than the warp, lane numbers are the group's: the shuffles allowed there
+  /// stay within aligned segments of the group, so the source is the same
+  /// offset from the group's first lane as in the warp.
+  std::optional<unsigned> shuffleSource(WarpIntrinsicKind kind, int32_t lane,
+                                        int32_t b, int32_t c) {
     // PTX uses the low 5 bits of the lane operand in every mode.
     b &= 31;
     int32_t segmask = (c >> 8) & 31;
@@ -970,12 +1206,12 @@ private:
       valid = source <= maxLane;
       break;
     }
-    if (!valid || source < 0 || source >= int32_t(kWarpSize))
+    if (!valid || source < 0 || source >= int32_t(width))
       return std::nullopt;
     return unsigned(source);
   }
 
-  /// The same computation on runtime operands: {source lane (0..31),
+  /// The same computation on runtime operands: {source lane in the group,
   /// valid}.
   std::pair<Value, Value> shuffleSource(Location loc, WarpIntrinsicKind kind,
                                         unsigned laneIndex, Value bValue,
@@ -983,7 +1219,8 @@ private:
     auto [source, valid] = buildShuffleSource(
         b, loc, kind, constI32(b, loc, laneIndex), bValue, cValue);
     // An invalid source may lie outside the vector; it is not read.
-    return {arith::AndIOp::create(b, loc, source, constI32(b, loc, 31)), valid};
+    return {arith::AndIOp::create(b, loc, source, constI32(b, loc, width - 1)),
+            valid};
   }
 
   /// Lane i's constant source lane, or nullopt if lane i's operands are
@@ -1007,7 +1244,7 @@ private:
     Location loc = op->getLoc();
     // Constant operands in every lane: one permutation of the vector.
     SmallVector<int32_t> sources;
-    for (unsigned i = 0; i < kWarpSize; ++i)
+    for (unsigned i = 0; i < width; ++i)
       if (std::optional<unsigned> source =
               constantSource(kind, i, bOperand, cOperand))
         sources.push_back(*source);
@@ -1015,7 +1252,7 @@ private:
     // taking the branch) gives the reading lane its own value, as in the
     // barrier-based emulation.
     Value activeLanes = active.empty() ? Value() : activeVector(loc);
-    if (sources.size() == kWarpSize && isVectorElementType(value.getType())) {
+    if (sources.size() == width && isVectorElementType(value.getType())) {
       Value vector = vectorOf(value);
       Value result =
           LLVM::ShuffleVectorOp::create(b, loc, vector, vector, sources);
@@ -1028,7 +1265,7 @@ private:
       vectors[op->getResult(0)] = result;
       return;
     }
-    for (unsigned i = 0; i < kWarpSize; ++i) {
+    for (unsigned i = 0; i < width; ++i) {
       APInt bConst, cConst;
       Value result;
       if (matchPattern(at(i, bOperand), m_ConstantInt(&bConst)) &&
@@ -1058,8 +1295,8 @@ private:
   /// The active lanes as a vector of i1.
   Value activeVector(Location loc) {
     Value vector = LLVM::PoisonOp::create(
-        b, loc, VectorType::get({kWarpSize}, b.getI1Type()));
-    for (unsigned i = 0; i < kWarpSize; ++i)
+        b, loc, VectorType::get({width}, b.getI1Type()));
+    for (unsigned i = 0; i < width; ++i)
       vector = LLVM::InsertElementOp::create(b, loc, vector, active[i],
                                              constI32(b, loc, i));
     return vector;
@@ -1068,6 +1305,7 @@ private:
   /// Bit j set when lane j's predicate holds: the 32 predicates as a
   /// vector of i1, reinterpreted as an i32 (element j is bit j).
   Value buildBallot(Location loc, Value predicate) {
+    assert(width == kWarpSize && "votes need the whole warp");
     return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vectorOf(predicate));
   }
 
@@ -1077,7 +1315,7 @@ private:
     Value bits = buildBallot(loc, predicate);
     Value zero = constI32(b, loc, 0);
     Value activeLanes = activeBits(loc);
-    for (unsigned i = 0; i < kWarpSize; ++i) {
+    for (unsigned i = 0; i < width; ++i) {
       // A full warp: the participants are the active lanes of the mask.
       Value participants =
           arith::AndIOp::create(b, loc, at(i, mask), activeLanes);
@@ -1117,12 +1355,12 @@ private:
     Value all = vectorOf(value);
     auto vectorType = cast<VectorType>(all.getType());
     Value activeLanes = activeBits(loc);
-    for (unsigned i = 0; i < kWarpSize; ++i) {
+    for (unsigned i = 0; i < width; ++i) {
       Value own = LLVM::InsertElementOp::create(
           b, loc, LLVM::PoisonOp::create(b, loc, vectorType), at(i, value),
           constI32(b, loc, 0));
       own = LLVM::ShuffleVectorOp::create(b, loc, own, own,
-                                          SmallVector<int32_t>(kWarpSize, 0));
+                                          SmallVector<int32_t>(width, 0));
       Value equal =
           LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, all, own);
       Value equalBits = LLVM::BitcastOp::create(b, loc, b.getI32Type(), equal);
@@ -1145,13 +1383,13 @@ private:
     // Lanes usually pass the same mask: combine once per distinct mask.
     DenseMap<Value, Value> byMask;
     Value activeLanes = activeBits(loc);
-    for (unsigned i = 0; i < kWarpSize; ++i) {
+    for (unsigned i = 0; i < width; ++i) {
       Value laneMask = at(i, mask);
       Value &result = byMask[laneMask];
       if (!result) {
         result = buildReduceIdentity(b, loc, kind);
         Value members = arith::AndIOp::create(b, loc, laneMask, activeLanes);
-        for (unsigned j = 0; j < kWarpSize; ++j) {
+        for (unsigned j = 0; j < width; ++j) {
           Value bit = arith::AndIOp::create(
               b, loc,
               arith::ShRUIOp::create(b, loc, members, constI32(b, loc, j)),
@@ -1169,6 +1407,9 @@ private:
 
   OpBuilder &b;
   Operation *allocaAnchor;
+  /// Lanes per group: 32 where votes, reductions or matches need the
+  /// whole warp.
+  unsigned width;
   SmallVector<IRMapping> lanes;
   /// Vector form of lane-varying values.
   DenseMap<Value, Value> vectors;
@@ -1177,6 +1418,8 @@ private:
   /// Inside a branch that only some lanes take: lane i runs side effects
   /// only if active[i] holds. Empty where every lane is active.
   SmallVector<Value> active;
+  /// How integer and address values differ between the lanes.
+  LaneOffsetAnalysis laneOffsets;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1197,15 +1440,43 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
   return ivs;
 }
 
-/// Emits the body of `loop` as the 32 interleaved lanes of the warp whose
-/// first thread is `base`; lanes from `activeCount` on (if given) do not
-/// exist and run no side effects.
-void emitWarp(OpBuilder &b, scf::ParallelOp loop, Operation *allocaAnchor,
-              Value base, Value activeCount) {
+/// Tells `interleaver` how the lanes' thread indices differ: lane i of a
+/// group has x index U + i with U a multiple of the group size when the
+/// block's x extent is one (or when x is its only dimension), and then the
+/// same y and z indices in every lane.
+void seedThreadIndexOffsets(LaneInterleaver &interleaver, scf::ParallelOp loop,
+                            unsigned width) {
+  ValueRange upper = loop.getUpperBound();
+  auto extent = [&](unsigned d) -> std::optional<int64_t> {
+    // Specialized block sizes are casts of constants.
+    Value bound = upper[d];
+    if (auto cast = bound.getDefiningOp<arith::IndexCastUIOp>())
+      bound = cast.getIn();
+    return getConstantIntValue(bound);
+  };
+  bool onlyX = llvm::all_of(llvm::seq<unsigned>(0, upper.size() - 1),
+                            [&](unsigned d) { return extent(d) == 1; });
+  std::optional<int64_t> xExtent = extent(upper.size() - 1);
+  if (!onlyX && !(xExtent && *xExtent > 0 && *xExtent % width == 0))
+    return;
+  ValueRange ivs = loop.getInductionVars();
+  interleaver.seedLaneOffsets(
+      ivs.back(),
+      LaneOffsets{llvm::to_vector(llvm::seq<int64_t>(0, width)),
+                  unsigned(llvm::Log2_32(width))});
+  for (Value iv : ivs.drop_back())
+    interleaver.seedLaneOffsets(iv, LaneOffsets::uniform(width));
+}
+
+/// Emits the body of `loop` as the `width` interleaved lanes of the group
+/// whose first thread is `base`; lanes from `activeCount` on (if given) do
+/// not exist and run no side effects.
+void emitGroup(OpBuilder &b, scf::ParallelOp loop, Operation *allocaAnchor,
+               unsigned width, Value base, Value activeCount) {
   Location loc = loop.getLoc();
-  LaneInterleaver interleaver(b, allocaAnchor);
+  LaneInterleaver interleaver(b, allocaAnchor, width);
   SmallVector<Value> active;
-  for (unsigned i = 0; i < kWarpSize; ++i) {
+  for (unsigned i = 0; i < width; ++i) {
     Value laneIndex = arith::ConstantIndexOp::create(b, loc, i);
     Value linear = arith::AddIOp::create(b, loc, base, laneIndex);
     SmallVector<Value> ivs = delinearize(b, loc, linear, loop.getUpperBound());
@@ -1216,28 +1487,30 @@ void emitWarp(OpBuilder &b, scf::ParallelOp loop, Operation *allocaAnchor,
                                              laneIndex, activeCount));
   }
   interleaver.setActiveLanes(active);
+  seedThreadIndexOffsets(interleaver, loop, width);
   interleaver.emitBlock(*loop.getBody());
 }
 
-/// Rewrites `loop` as its full warps of interleaved lanes, then the partial
-/// last warp (if any) interleaved with the missing lanes masked off.
-void interleaveThreadLoop(scf::ParallelOp loop) {
+/// Rewrites `loop` as its full groups of `width` interleaved lanes, then
+/// the partial last group (if any) interleaved with the missing lanes
+/// masked off. Groups divide warps, so a group never spans two warps.
+void interleaveThreadLoop(scf::ParallelOp loop, unsigned width) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Value count = buildThreadCount(b, loc, loop);
-  Value warpSize = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+  Value groupSize = arith::ConstantIndexOp::create(b, loc, width);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value fullWarps = arith::DivUIOp::create(b, loc, count, warpSize);
-  Value fullThreads = arith::MulIOp::create(b, loc, fullWarps, warpSize);
+  Value fullGroups = arith::DivUIOp::create(b, loc, count, groupSize);
+  Value fullThreads = arith::MulIOp::create(b, loc, fullGroups, groupSize);
 
-  auto warps = scf::ForOp::create(b, loc, zero, fullWarps, one);
+  auto groups = scf::ForOp::create(b, loc, zero, fullGroups, one);
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(warps.getBody()->getTerminator());
+    b.setInsertionPoint(groups.getBody()->getTerminator());
     Value base =
-        arith::MulIOp::create(b, loc, warps.getInductionVar(), warpSize);
-    emitWarp(b, loop, warps, base, /*activeCount=*/Value());
+        arith::MulIOp::create(b, loc, groups.getInductionVar(), groupSize);
+    emitGroup(b, loop, groups, width, base, /*activeCount=*/Value());
   }
 
   Value rest = arith::SubIOp::create(b, loc, count, fullThreads);
@@ -1247,18 +1520,55 @@ void interleaveThreadLoop(scf::ParallelOp loop) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(partial.thenBlock()->getTerminator());
-    emitWarp(b, loop, warps, fullThreads, rest);
+    emitGroup(b, loop, groups, width, fullThreads, rest);
   }
   loop.erase();
 }
 
+/// Fewest lanes per group: a group's values fill at least 128-bit vectors
+/// (4 lanes of 32 bits).
+constexpr unsigned kMinGroupLanes = 4;
+
 struct InterleaveWarpLanesPass
     : public respec::impl::InterleaveWarpLanesPassBase<
           InterleaveWarpLanesPass> {
+  using InterleaveWarpLanesPassBase::InterleaveWarpLanesPassBase;
+
   void runOnOperation() override {
-    for (scf::ParallelOp loop : collectThreadLoops(getOperation()))
-      if (EligibilityCheck(loop).run())
-        interleaveThreadLoop(loop);
+    if (lanes != 0 && (lanes > kWarpSize || !llvm::isPowerOf2_32(lanes))) {
+      getOperation().emitError()
+          << "respec-interleave-warp-lanes: lanes must be a power of two up "
+             "to 32, not "
+          << lanes;
+      return signalPassFailure();
+    }
+    for (scf::ParallelOp loop : collectThreadLoops(getOperation())) {
+      EligibilityCheck check(loop);
+      if (check.run())
+        interleaveThreadLoop(loop, chooseGroupLanes(check));
+    }
+  }
+
+  /// What the options ask for, raised to what the primitives need.
+  ///
+  /// Without a request, on a known target: straight-line code (the
+  /// unrolled register-cache kernels) runs in the narrowest group its
+  /// exchanges allow. Its independent operations already overlap; narrow
+  /// groups keep the per-thread arrays in registers, turn exchanges into
+  /// permutations within one register, and let loads of consecutive
+  /// elements become vector loads (a group of whole problems). A loop
+  /// around exchanges is a chain of dependent operations per iteration
+  /// (a search or reduction loop); there whole warps interleave more
+  /// independent problems to hide its latency. Measured on the core suite
+  /// (bench/README.md).
+  unsigned chooseGroupLanes(const EligibilityCheck &check) const {
+    unsigned required = check.requiredGroupLanes();
+    unsigned preferred = lanes;
+    if (preferred == 0 && vectorBits != 0)
+      preferred = check.hasPrimitiveInLoop() ? kWarpSize : kMinGroupLanes;
+    if (preferred == 0)
+      preferred = kWarpSize;
+    return std::min(std::max(preferred, required), kWarpSize);
   }
 };
 } // namespace

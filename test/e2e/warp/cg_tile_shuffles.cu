@@ -8,6 +8,7 @@
 // Blocks of 128 threads, 2 blocks.
 // CUDA 13's cooperative_groups.h needs the CCCL include directory.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -O2 --warp-lanes=1 %s -o %t.narrow && %t.narrow | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // REQUIRES: cuda-toolkit
 // CHECK: PASSED

@@ -6,6 +6,7 @@
 // reach into an earlier segment or yield the own value.
 // 2 blocks of 96 threads (full warps only).
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -O2 --warp-lanes=1 %s -o %t.narrow && %t.narrow | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // CHECK: PASSED
 

@@ -1,6 +1,7 @@
 // Shuffle deltas, xor masks and lanes outside 0-31: PTX uses only the low
 // five bits of the lane operand (shfl.sync's b[4:0]) in every mode.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -O2 --warp-lanes=1 %s -o %t.narrow && %t.narrow | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // CHECK: PASSED
 

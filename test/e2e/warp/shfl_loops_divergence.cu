@@ -8,6 +8,7 @@
 // run-time trip count and nested loops, and a loop left by break when an
 // __all_sync vote says so. 2 blocks of 96 threads.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -O2 --warp-lanes=1 %s -o %t.narrow && %t.narrow | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // CHECK: PASSED
 

@@ -9,6 +9,7 @@
 // outside the segment gives the caller's own value. Lanes that do not
 // execute a primitive must keep their old value. 2 blocks of 64 threads.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -O2 --warp-lanes=1 %s -o %t.narrow && %t.narrow | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // CHECK: PASSED
 

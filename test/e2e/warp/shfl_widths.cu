@@ -14,6 +14,7 @@
 // shfl_const_operands.cu for constant ones). 3 blocks of 64 threads (full
 // warps only).
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -O2 --warp-lanes=1 %s -o %t.narrow && %t.narrow | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // CHECK: PASSED
 

@@ -6,6 +6,7 @@
 // and a block reduction through dynamic shared memory with one slot per
 // warp. 3 blocks of 160 threads (5 warps).
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
+// RUN: %respec -O2 --warp-lanes=1 %s -o %t.narrow && %t.narrow | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // CHECK: PASSED
 
