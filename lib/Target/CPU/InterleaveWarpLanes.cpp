@@ -476,6 +476,9 @@ private:
       return true;
     if (op->getNumRegions() == 0)
       return isSafeToSpeculate(op);
+    // Loops are emitted under the lane mask (emitMaskedWhile, emitFor).
+    if (isa<scf::WhileOp>(op))
+      return true;
     if (auto ifOp = dyn_cast<scf::IfOp>(op); ifOp && isSpeculatableIf(ifOp))
       return true;
     return containsWarpPrimitive(op);
@@ -560,6 +563,17 @@ private:
           return emitMaskedIf(ifOp, /*needsMask=*/false);
         return emitPerLaneIf(ifOp);
       }
+    // A loop whose exit differs between lanes runs as one vector loop
+    // while any lane still runs it (as on a GPU), rather than as one
+    // scalar loop per lane.
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      return emitMaskedWhile(whileOp);
+    // A counted loop with the same bounds in every lane runs once for all.
+    if (auto forOp = dyn_cast<scf::ForOp>(op);
+        forOp && isUniformValue(forOp.getLowerBound()) &&
+        isUniformValue(forOp.getUpperBound()) &&
+        isUniformValue(forOp.getStep()))
+      return emitFor(forOp);
     if (op->getNumRegions() == 0 || !containsWarpPrimitive(op)) {
       prepareScalarOperands(op);
       for (unsigned i = 0; i < width; ++i)
