@@ -155,3 +155,54 @@ func.func @loop_around_shuffles(%n: index, %io: !llvm.ptr, %k: index) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+// Control flow without primitives in an interleaved warp: a branch whose
+// condition is the same in every lane (the problem index of a group) is one
+// branch for all lanes with a vector store inside; a while loop whose exit
+// differs between lanes is one vector loop that runs while any lane does,
+// with the lanes' exit values selected as they leave.
+// WARP-LABEL: func.func @control_without_primitives(
+// WARP: scf.for
+// WARP: %[[P:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i32
+// WARP: %[[IN:.*]] = llvm.icmp "slt" %[[P]], %{{.*}} : i32
+// WARP: scf.if %[[IN]] {
+// WARP: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<32xi32>, !llvm.ptr
+// WARP: scf.while {{.*}} -> (vector<32xi32>, vector<32xi1>, vector<32xi32>)
+// WARP: llvm.bitcast %{{.*}} : vector<32xi1> to i32
+// WARP: scf.condition
+func.func @control_without_primitives(%io: !llvm.ptr, %limit: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %c5 = llvm.mlir.constant(5 : i32) : i32
+      %c31 = llvm.mlir.constant(31 : i32) : i32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %p = llvm.getelementptr %io[%ti] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+      %v = llvm.load %p : !llvm.ptr -> i32
+      %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.bfly.i32"(%m, %v, %one, %c31) : (i32, i32, i32, i32) -> i32
+      %warp = llvm.lshr %ti, %c5 : i32
+      %in = llvm.icmp "slt" %warp, %limit : i32
+      scf.if %in {
+        llvm.store %s, %p : i32, !llvm.ptr
+      }
+      %r = scf.while (%x = %v) : (i32) -> i32 {
+        %more = llvm.icmp "sgt" %x, %one : i32
+        scf.condition(%more) %x : i32
+      } do {
+      ^bb0(%y: i32):
+        %half = llvm.lshr %y, %one : i32
+        scf.yield %half : i32
+      }
+      llvm.store %r, %p : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

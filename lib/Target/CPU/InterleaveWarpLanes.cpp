@@ -561,6 +561,9 @@ private:
         // code and the results are selected (if-conversion).
         if (isSpeculatableIf(ifOp))
           return emitMaskedIf(ifOp, /*needsMask=*/false);
+        // The same condition in every lane: one branch for all lanes.
+        if (isUniformValue(ifOp.getCondition()))
+          return emitIf(ifOp);
         return emitPerLaneIf(ifOp);
       }
     // A loop whose exit differs between lanes runs as one vector loop
