@@ -418,8 +418,8 @@ private:
     if (isUniformValue(value)) {
       vector = LLVM::InsertElementOp::create(b, loc, vector, at(0, value),
                                              constI32(b, loc, 0));
-      vector = LLVM::ShuffleVectorOp::create(
-          b, loc, vector, vector, SmallVector<int32_t>(width, 0));
+      vector = LLVM::ShuffleVectorOp::create(b, loc, vector, vector,
+                                             SmallVector<int32_t>(width, 0));
     } else {
       for (unsigned i = 0; i < width; ++i)
         vector = LLVM::InsertElementOp::create(b, loc, vector, at(i, value),
@@ -773,8 +773,8 @@ private:
   }
 
   Value maskVector(Location loc, ArrayRef<Value> laneBits) {
-    Value vector = LLVM::PoisonOp::create(
-        b, loc, VectorType::get({width}, b.getI1Type()));
+    Value vector =
+        LLVM::PoisonOp::create(b, loc, VectorType::get({width}, b.getI1Type()));
     for (unsigned i = 0; i < width; ++i)
       vector = LLVM::InsertElementOp::create(b, loc, vector, laneBits[i],
                                              constI32(b, loc, i));
@@ -796,9 +796,9 @@ private:
 
     SmallVector<Value> inits = carriedOperands(whileOp.getInits());
     unsigned numLoop = inits.size();
-    inits.push_back(outer.empty() ? maskVector(loc, SmallVector<Value>(
-                                                        width, trueValue))
-                                  : maskVector(loc, outer));
+    inits.push_back(outer.empty()
+                        ? maskVector(loc, SmallVector<Value>(width, trueValue))
+                        : maskVector(loc, outer));
     SmallVector<Value> exitInits = carriedZeros(loc, exitTypes);
     unsigned numExit = exitInits.size();
     llvm::append_range(inits, exitInits);
@@ -1311,8 +1311,8 @@ private:
 
   /// The active lanes as a vector of i1.
   Value activeVector(Location loc) {
-    Value vector = LLVM::PoisonOp::create(
-        b, loc, VectorType::get({width}, b.getI1Type()));
+    Value vector =
+        LLVM::PoisonOp::create(b, loc, VectorType::get({width}, b.getI1Type()));
     for (unsigned i = 0; i < width; ++i)
       vector = LLVM::InsertElementOp::create(b, loc, vector, active[i],
                                              constI32(b, loc, i));
@@ -1478,9 +1478,8 @@ void seedThreadIndexOffsets(LaneInterleaver &interleaver, scf::ParallelOp loop,
     return;
   ValueRange ivs = loop.getInductionVars();
   interleaver.seedLaneOffsets(
-      ivs.back(),
-      LaneOffsets{llvm::to_vector(llvm::seq<int64_t>(0, width)),
-                  unsigned(llvm::Log2_32(width))});
+      ivs.back(), LaneOffsets{llvm::to_vector(llvm::seq<int64_t>(0, width)),
+                              unsigned(llvm::Log2_32(width))});
   for (Value iv : ivs.drop_back())
     interleaver.seedLaneOffsets(iv, LaneOffsets::uniform(width));
 }

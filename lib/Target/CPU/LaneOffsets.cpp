@@ -12,9 +12,7 @@
 using namespace mlir;
 using namespace mlir::respec;
 
-bool LaneOffsets::isUniform() const {
-  return llvm::all_equal(offsets);
-}
+bool LaneOffsets::isUniform() const { return llvm::all_equal(offsets); }
 
 unsigned LaneOffsets::contiguousRun(int64_t elementBytes,
                                     unsigned minRun) const {
@@ -23,7 +21,8 @@ unsigned LaneOffsets::contiguousRun(int64_t elementBytes,
     bool contiguous = true;
     for (unsigned start = 0; start < lanes && contiguous; start += run)
       for (unsigned j = 1; j < run && contiguous; ++j)
-        contiguous = offsets[start + j] - offsets[start] == int64_t(j) * elementBytes;
+        contiguous =
+            offsets[start + j] - offsets[start] == int64_t(j) * elementBytes;
     if (contiguous)
       return run;
   }
@@ -150,8 +149,8 @@ std::optional<LaneOffsets> LaneOffsetAnalysis::evaluate(Operation *op) {
   return LaneOffsets::uniform(lanes);
 }
 
-std::optional<LaneOffsets>
-LaneOffsetAnalysis::evaluateBinary(Operation *op, unsigned bits) {
+std::optional<LaneOffsets> LaneOffsetAnalysis::evaluateBinary(Operation *op,
+                                                              unsigned bits) {
   std::optional<LaneOffsets> x = get(op->getOperand(0));
   std::optional<LaneOffsets> y = get(op->getOperand(1));
   if (!x || !y)
@@ -236,11 +235,11 @@ LaneOffsetAnalysis::evaluateBinary(Operation *op, unsigned bits) {
   if (isShift) {
     if (constant >= bits)
       return std::nullopt;
-    LaneOffsets result{x->offsets,
-                       zeroBase ? LaneOffsets::kZeroBase
-                                : (*alignment > constant
-                                       ? unsigned(*alignment - constant)
-                                       : 0u)};
+    LaneOffsets result{
+        x->offsets,
+        zeroBase
+            ? LaneOffsets::kZeroBase
+            : (*alignment > constant ? unsigned(*alignment - constant) : 0u)};
     for (int64_t &offset : result.offsets)
       offset = int64_t(uint64_t(offset) >> constant);
     return result;
@@ -256,8 +255,8 @@ LaneOffsetAnalysis::evaluateBinary(Operation *op, unsigned bits) {
     return result;
   }
   if ((constant & low) == low)
-    return LaneOffsets{x->offsets, zeroBase ? LaneOffsets::kZeroBase
-                                            : *alignment};
+    return LaneOffsets{x->offsets,
+                       zeroBase ? LaneOffsets::kZeroBase : *alignment};
   return std::nullopt;
 }
 
@@ -267,23 +266,23 @@ std::optional<LaneOffsets> LaneOffsetAnalysis::evaluateGEP(Operation *op) {
   if (!base)
     return std::nullopt;
   LaneOffsets result{base->offsets, 0};
-  bool known = forEachGEPIndexStep(gep, layout, [&](Value index,
-                                                    int64_t bytes) {
-    std::optional<LaneOffsets> steps = get(index);
-    unsigned from = bitWidthOf(index.getType());
-    // The GEP sign-extends narrower indices.
-    if (steps && from < 64)
-      steps = extend(*steps, from, /*isSigned=*/true);
-    if (!steps)
-      return false;
-    for (unsigned i = 0; i < lanes; ++i) {
-      int64_t step;
-      if (llvm::MulOverflow(steps->offsets[i], bytes, step) ||
-          llvm::AddOverflow(result.offsets[i], step, result.offsets[i]))
-        return false;
-    }
-    return true;
-  });
+  bool known =
+      forEachGEPIndexStep(gep, layout, [&](Value index, int64_t bytes) {
+        std::optional<LaneOffsets> steps = get(index);
+        unsigned from = bitWidthOf(index.getType());
+        // The GEP sign-extends narrower indices.
+        if (steps && from < 64)
+          steps = extend(*steps, from, /*isSigned=*/true);
+        if (!steps)
+          return false;
+        for (unsigned i = 0; i < lanes; ++i) {
+          int64_t step;
+          if (llvm::MulOverflow(steps->offsets[i], bytes, step) ||
+              llvm::AddOverflow(result.offsets[i], step, result.offsets[i]))
+            return false;
+        }
+        return true;
+      });
   if (!known)
     return std::nullopt;
   return result;
