@@ -123,18 +123,6 @@ void cloneForBlockSize(ArrayRef<Operation *> ops, Block *block,
     b.clone(*op, mapping);
 }
 
-/// True if `launch` uses warp primitives. Their kernels run a warp's lanes
-/// interleaved, 32 copies of the thread body, which constant bounds barely
-/// speed up; another copy per block size would multiply compile time.
-bool usesWarpPrimitives(LLVM::LLVMFuncOp launch) {
-  return launch
-      .walk([](Operation *op) {
-        return getWarpPrimitiveKind(op) ? WalkResult::interrupt()
-                                        : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// Rewrites `launch`'s body into a dispatch over `sizes` with the original
 /// body as the fallback. Returns false (leaving `launch` unchanged) for
 /// bodies this pass does not handle.

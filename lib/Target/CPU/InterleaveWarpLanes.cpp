@@ -1476,11 +1476,11 @@ void seedThreadIndexOffsets(LaneInterleaver &interleaver, scf::ParallelOp loop,
   std::optional<int64_t> xExtent = extent(upper.size() - 1);
   if (!onlyX && !(xExtent && *xExtent > 0 && *xExtent % width == 0))
     return;
-  ValueRange ivs = loop.getInductionVars();
+  SmallVector<Value> ivs = llvm::to_vector(loop.getInductionVars());
   interleaver.seedLaneOffsets(
       ivs.back(), LaneOffsets{llvm::to_vector(llvm::seq<int64_t>(0, width)),
                               unsigned(llvm::Log2_32(width))});
-  for (Value iv : ivs.drop_back())
+  for (Value iv : ArrayRef<Value>(ivs).drop_back())
     interleaver.seedLaneOffsets(iv, LaneOffsets::uniform(width));
 }
 
