@@ -20,7 +20,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "respec/Transforms/Attributes.h"
-#include "respec/Transforms/BarrierIntrinsics.h"
 #include "respec/Transforms/NoWrapInference.h"
 #include "respec/Transforms/Passes.h"
 

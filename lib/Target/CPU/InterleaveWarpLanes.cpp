@@ -685,10 +685,7 @@ private:
       Value address = at(start, load.getAddr());
       if (active.empty()) {
         auto part = LLVM::LoadOp::create(b, loc, runType, address, alignment);
-        part.setTbaaAttr(load.getTbaaAttr());
-        part.setAliasScopesAttr(load.getAliasScopesAttr());
-        part.setNoaliasScopesAttr(load.getNoaliasScopesAttr());
-        part.setAccessGroupsAttr(load.getAccessGroupsAttr());
+        copyAliasInfo(load, part);
         parts.push_back(part);
       } else {
         parts.push_back(LLVM::MaskedLoadOp::create(
@@ -725,12 +722,8 @@ private:
             llvm::to_vector(llvm::seq<int32_t>(start, start + run)));
       Value address = at(start, store.getAddr());
       if (active.empty()) {
-        auto partStore =
-            LLVM::StoreOp::create(b, loc, part, address, alignment);
-        partStore.setTbaaAttr(store.getTbaaAttr());
-        partStore.setAliasScopesAttr(store.getAliasScopesAttr());
-        partStore.setNoaliasScopesAttr(store.getNoaliasScopesAttr());
-        partStore.setAccessGroupsAttr(store.getAccessGroupsAttr());
+        copyAliasInfo(store,
+                      LLVM::StoreOp::create(b, loc, part, address, alignment));
       } else {
         LLVM::MaskedStoreOp::create(b, loc, part, address,
                                     activeRun(loc, start, run),
@@ -738,6 +731,16 @@ private:
       }
     }
     return true;
+  }
+
+  /// Gives the vector access `to` the alias information of the scalar
+  /// access `from` it replaces.
+  template <typename AccessOp>
+  static void copyAliasInfo(AccessOp from, AccessOp to) {
+    to.setTbaaAttr(from.getTbaaAttr());
+    to.setAliasScopesAttr(from.getAliasScopesAttr());
+    to.setNoaliasScopesAttr(from.getNoaliasScopesAttr());
+    to.setAccessGroupsAttr(from.getAccessGroupsAttr());
   }
 
   /// The vectors `parts` (equal lengths, a power-of-two count) end to end.
