@@ -206,3 +206,48 @@ func.func @control_without_primitives(%io: !llvm.ptr, %limit: i32) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+// A 64-bit value shuffled as its two 32-bit halves (CUDA's __shfl_sync for
+// double): each half's shuffle permutes the 64-bit vector and cuts out its
+// half, so that LLVM can merge the two permutations and fold the join.
+// WARP-LABEL: func.func @double_halves(
+// WARP: %[[WIDE:.*]] = llvm.bitcast %{{.*}} : vector<32xf64> to vector<32xi64>
+// WARP: %[[PLO:.*]] = llvm.shufflevector %[[WIDE]], %[[WIDE]] [5, 5, 5, {{.*}}] : vector<32xi64>
+// WARP: llvm.trunc %[[PLO]] : vector<32xi64> to vector<32xi32>
+// WARP: %[[PHI:.*]] = llvm.shufflevector %[[WIDE]], %[[WIDE]] [5, 5, 5, {{.*}}] : vector<32xi64>
+// WARP: %[[SHIFTED:.*]] = llvm.lshr %[[PHI]], %{{.*}} : vector<32xi64>
+// WARP: llvm.trunc %[[SHIFTED]] : vector<32xi64> to vector<32xi32>
+func.func @double_halves(%io: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %c5 = llvm.mlir.constant(5 : i32) : i32
+      %c31 = llvm.mlir.constant(31 : i32) : i32
+      %c32 = llvm.mlir.constant(32 : i64) : i64
+      %p = llvm.getelementptr %io[%ti] : (!llvm.ptr, i32) -> !llvm.ptr, f64
+      %v = llvm.load %p : !llvm.ptr -> f64
+      %w = llvm.fadd %v, %v : f64
+      %bits = llvm.bitcast %w : f64 to i64
+      %lo = llvm.trunc %bits : i64 to i32
+      %hiwide = llvm.lshr %bits, %c32 : i64
+      %hi = llvm.trunc %hiwide : i64 to i32
+      %slo = llvm.call_intrinsic "llvm.nvvm.shfl.sync.idx.i32"(%m, %lo, %c5, %c31) : (i32, i32, i32, i32) -> i32
+      %shi = llvm.call_intrinsic "llvm.nvvm.shfl.sync.idx.i32"(%m, %hi, %c5, %c31) : (i32, i32, i32, i32) -> i32
+      %zlo = llvm.zext %slo : i32 to i64
+      %zhi = llvm.zext %shi : i32 to i64
+      %up = llvm.shl %zhi, %c32 : i64
+      %joined = llvm.or disjoint %up, %zlo : i64
+      %r = llvm.bitcast %joined : i64 to f64
+      llvm.store %r, %p : f64, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

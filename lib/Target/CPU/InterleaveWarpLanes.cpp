@@ -294,6 +294,7 @@ bool isElementwise(Operation *op) {
                                             "llvm.fptosi",
                                             "llvm.fptoui",
                                             "llvm.freeze",
+                                            "llvm.bitcast",
                                             "llvm.intr.fma",
                                             "llvm.intr.fmuladd",
                                             "llvm.intr.fabs",
@@ -1274,8 +1275,9 @@ private:
     Value activeLanes = active.empty() ? Value() : activeVector(loc);
     if (sources.size() == width && isVectorElementType(value.getType())) {
       Value vector = vectorOf(value);
-      Value result =
-          LLVM::ShuffleVectorOp::create(b, loc, vector, vector, sources);
+      Value result = permuteHalfOfWide(loc, value, sources);
+      if (!result)
+        result = LLVM::ShuffleVectorOp::create(b, loc, vector, vector, sources);
       if (activeLanes)
         result = arith::SelectOp::create(
             b, loc,
@@ -1310,6 +1312,43 @@ private:
       }
       lanes[i].map(op->getResult(0), result);
     }
+  }
+
+  /// CUDA's headers shuffle a 64-bit value as its two 32-bit halves and
+  /// join the results. For `value` = one half of a 64-bit X, the same
+  /// permutation of X's lanes, cut to that half: both halves' shuffles
+  /// then permute X once (LLVM merges the identical permutations) and
+  /// LLVM folds the join back into X, instead of two 32-bit permutations,
+  /// narrowing and widening. Null if `value` is not such a half.
+  Value permuteHalfOfWide(Location loc, Value value,
+                          ArrayRef<int32_t> sources) {
+    auto trunc = value.getDefiningOp<LLVM::TruncOp>();
+    if (!trunc || !trunc.getType().isInteger(32) ||
+        !trunc.getArg().getType().isInteger(64))
+      return Value();
+    Value wide = trunc.getArg();
+    bool high = false;
+    if (auto shift = wide.getDefiningOp<LLVM::LShrOp>()) {
+      APInt amount;
+      if (!matchPattern(shift.getRhs(), m_ConstantInt(&amount)) ||
+          amount != 32)
+        return Value();
+      wide = shift.getLhs();
+      high = true;
+    }
+    Value wideVector = vectorOf(wide);
+    Value permuted = LLVM::ShuffleVectorOp::create(b, loc, wideVector,
+                                                   wideVector, sources);
+    auto wideType = cast<VectorType>(permuted.getType());
+    if (high)
+      permuted = LLVM::LShrOp::create(
+          b, loc, permuted,
+          LLVM::ConstantOp::create(
+              b, loc, wideType,
+              DenseElementsAttr::get(wideType, b.getI64IntegerAttr(32)
+                                                   .getValue())));
+    return LLVM::TruncOp::create(
+        b, loc, VectorType::get({width}, b.getI32Type()), permuted);
   }
 
   /// The active lanes as a vector of i1.
