@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "respec/Frontend/DeviceModulePreparation.h"
+#include "respec/Frontend/SourceLocation.h"
 #include "respec/Support/LLVMPasses.h"
 
 #include "llvm/Analysis/CGSCCPassManager.h"
@@ -193,10 +194,7 @@ static raw_ostream &errorAtFirstUse(const Value &value) {
     auto *inst = dyn_cast<Instruction>(user);
     if (!inst || !inst->getDebugLoc())
       continue;
-    const DebugLoc &loc = inst->getDebugLoc();
-    auto *scope = cast<DIScope>(loc.getScope());
-    errs() << scope->getFilename() << ":" << loc.getLine() << ":"
-           << loc.getCol() << ": ";
+    respec::printLocationPrefix(errs(), inst->getDebugLoc());
     break;
   }
   return errs() << "error: ";

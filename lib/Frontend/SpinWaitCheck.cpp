@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "respec/Frontend/SpinWaitCheck.h"
+#include "respec/Frontend/SourceLocation.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -108,11 +109,7 @@ const Instruction *findSpinWait(const Loop &loop) {
 }
 
 void warnAt(const Instruction &poll, const Function &kernel) {
-  if (const DebugLoc &loc = poll.getDebugLoc()) {
-    auto *scope = cast<DIScope>(loc.getScope());
-    errs() << scope->getFilename() << ":" << loc.getLine() << ":"
-           << loc.getCol() << ": ";
-  }
+  respec::printLocationPrefix(errs(), poll.getDebugLoc());
   errs() << "warning: kernel '" << demangle(kernel.getName().str())
          << "' waits in a loop for a value in shared memory that another "
             "thread of the block must change; respec runs the threads of a "

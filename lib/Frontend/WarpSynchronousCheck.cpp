@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "respec/Frontend/WarpSynchronousCheck.h"
+#include "respec/Frontend/SourceLocation.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -126,11 +127,7 @@ const Instruction *findLockstepExchange(const BasicBlock &block,
 }
 
 void warnAt(const Instruction &load, const Function &kernel) {
-  if (const DebugLoc &loc = load.getDebugLoc()) {
-    auto *scope = cast<DIScope>(loc.getScope());
-    errs() << scope->getFilename() << ":" << loc.getLine() << ":"
-           << loc.getCol() << ": ";
-  }
+  respec::printLocationPrefix(errs(), load.getDebugLoc());
   errs() << "warning: kernel '" << demangle(kernel.getName().str())
          << "' reads shared memory that another thread wrote, with no "
             "synchronization in between (implicitly warp-synchronous code, "
