@@ -567,7 +567,7 @@ private:
           return emitIf(ifOp);
         return emitPerLaneIf(ifOp);
       }
-    // A loop whose exit differs between lanes runs as one vector loop
+    // A `while` loop, with or without primitives, runs as one vector loop
     // while any lane still runs it (as on a GPU), rather than as one
     // scalar loop per lane.
     if (auto whileOp = dyn_cast<scf::WhileOp>(op))
@@ -591,8 +591,6 @@ private:
                                                  : emitMaskedIf(ifOp);
     if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op))
       return emitMaskedSwitch(switchOp);
-    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
-      return emitMaskedWhile(whileOp);
     return emitExecuteRegion(cast<scf::ExecuteRegionOp>(op));
   }
 
@@ -661,10 +659,7 @@ private:
   bool emitLaneLoad(LLVM::LoadOp load) {
     Type type = load.getType();
     int64_t bytes = packedBytes(type);
-    if (load.getVolatile_() ||
-        load.getOrdering() != LLVM::AtomicOrdering::not_atomic || !bytes)
-      return false;
-    std::optional<LaneOffsets> offsets = laneOffsets.get(load.getAddr());
+    std::optional<LaneOffsets> offsets = plainAccessOffsets(load, bytes);
     if (!offsets)
       return false;
     Location loc = load.getLoc();
@@ -703,10 +698,7 @@ private:
   bool emitLaneStore(LLVM::StoreOp store) {
     Value value = store.getValue();
     int64_t bytes = packedBytes(value.getType());
-    if (store.getVolatile_() ||
-        store.getOrdering() != LLVM::AtomicOrdering::not_atomic || !bytes)
-      return false;
-    std::optional<LaneOffsets> offsets = laneOffsets.get(store.getAddr());
+    std::optional<LaneOffsets> offsets = plainAccessOffsets(store, bytes);
     if (!offsets)
       return false;
     unsigned run = offsets->contiguousRun(bytes, kMinVectorRun);
@@ -732,6 +724,18 @@ private:
       }
     }
     return true;
+  }
+
+  /// How the lanes' addresses of `access` (a load or store of `bytes`-byte
+  /// elements) differ, if it is a plain access of a packed type: not
+  /// volatile, not atomic. Nullopt otherwise or when unknown.
+  template <typename AccessOp>
+  std::optional<LaneOffsets> plainAccessOffsets(AccessOp access,
+                                                int64_t bytes) {
+    if (!bytes || access.getVolatile_() ||
+        access.getOrdering() != LLVM::AtomicOrdering::not_atomic)
+      return std::nullopt;
+    return laneOffsets.get(access.getAddr());
   }
 
   /// Gives the vector access `to` the alias information of the scalar
