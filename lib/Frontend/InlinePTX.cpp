@@ -2205,8 +2205,14 @@ bool PTXTranslator::translateVideo(const PtxStatement &statement) {
       value = intrinsic(Intrinsic::smin, b.getInt64Ty(), {x, y});
     else if (op == "max")
       value = intrinsic(Intrinsic::smax, b.getInt64Ty(), {x, y});
-    else if (op == "avrg")
-      value = b.CreateAShr(b.CreateAdd(b.CreateAdd(x, y), b.getInt64(1)), 1);
+    else if (op == "avrg") {
+      // Ties round away from zero, as GPUs compute it (an H200 gives
+      // vavrg2.s32.s32.s32(0xffffffff, 0) = 0xffffffff).
+      Value *pairSum = b.CreateAdd(x, y);
+      Value *up = b.CreateZExt(b.CreateICmpSGE(pairSum, b.getInt64(0)),
+                               b.getInt64Ty());
+      value = b.CreateAShr(b.CreateAdd(pairSum, up), 1);
+    }
     else {
       // Both operands are exact in 64 bits: compare them as signed.
       PtxType signedType;

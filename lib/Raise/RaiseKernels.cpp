@@ -388,7 +388,7 @@ static std::optional<int64_t> maxThreadsPerBlock(LLVM::LLVMFuncOp kernel) {
 static LLVM::LLVMFuncOp
 buildLaunchFunction(ModuleOp module, LLVM::LLVMFuncOp threadFn,
                     StringRef kernelName, ArrayRef<Type> paramTypes,
-                    ArrayRef<bool> paramIsByVal,
+                    ArrayRef<Type> paramByValTypes,
                     ArrayRef<int64_t> paramSizes,
                     const SharedMemoryLayout &layout,
                     LLVM::LLVMFuncOp sharedAllocator) {
@@ -424,11 +424,16 @@ buildLaunchFunction(ModuleOp module, LLVM::LLVMFuncOp threadFn,
     Value slot = LLVM::GEPOp::create(
         builder, loc, ptrType, ptrType, args,
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
-    Value valuePtr = LLVM::LoadOp::create(builder, loc, ptrType, slot);
-    params.push_back(paramIsByVal[index]
-                         ? valuePtr
-                         : LLVM::LoadOp::create(builder, loc, type, valuePtr)
-                               .getResult());
+    auto valuePtr = LLVM::LoadOp::create(builder, loc, ptrType, slot);
+    if (Type byval = paramByValTypes[index]) {
+      // The kernel reads the struct through the host's copy; a GPU kernel
+      // receives the struct itself (OutlineGPUKernels).
+      valuePtr->setAttr(kByValParamAttr, TypeAttr::get(byval));
+      params.push_back(valuePtr);
+    } else {
+      params.push_back(
+          LLVM::LoadOp::create(builder, loc, type, valuePtr).getResult());
+    }
   }
 
   Value sharedBytes;
@@ -529,12 +534,12 @@ struct RaiseKernelsPass
     for (LLVM::LLVMFuncOp kernel : kernels) {
       std::string kernelName = kernel.getSymName().str();
       SmallVector<Type> paramTypes(kernel.getArgumentTypes());
-      SmallVector<bool> paramIsByVal;
+      SmallVector<Type> paramByValTypes;
       SmallVector<int64_t> paramSizes;
       for (unsigned i = 0, e = paramTypes.size(); i < e; ++i) {
-        paramIsByVal.push_back(
-            static_cast<bool>(kernel.getArgAttr(
-                i, LLVM::LLVMDialect::getByValAttrName())));
+        auto byval = kernel.getArgAttrOfType<TypeAttr>(
+            i, LLVM::LLVMDialect::getByValAttrName());
+        paramByValTypes.push_back(byval ? byval.getValue() : Type());
         paramSizes.push_back(paramValueSize(kernel, i, dataLayout));
       }
       SharedMemoryLayout layout =
@@ -545,7 +550,8 @@ struct RaiseKernelsPass
       kernel->setAttr(kThreadFunctionOfAttr,
                       StringAttr::get(&getContext(), kernelName));
       buildLaunchFunction(module, kernel, kernelName, paramTypes,
-                          paramIsByVal, paramSizes, layout, sharedAllocator);
+                          paramByValTypes, paramSizes, layout,
+                          sharedAllocator);
     }
     eraseSharedGlobals(module);
   }

@@ -74,11 +74,14 @@ struct DeviceDescriptor;
 
 /// Kernel versions (Tuning.cpp): the tuning database's name of the device
 /// kernels run on ("cpu:...", "gpu:..."), its description for the geometry
-/// heuristic, and a wait that makes the clock read after it measure the
-/// launches made so far (on a GPU they run asynchronously).
+/// heuristic, and the timing of one profiled launch: `startTunedTiming`
+/// returns a token for the launches that follow, `finishTunedTiming` the
+/// nanoseconds they took on the device (on a GPU they run asynchronously,
+/// so the host's clock would also count launch latency and queued work).
 std::string tuningDeviceKey();
 const tuning::DeviceDescriptor &tuningDevice();
-void waitForTunedLaunch();
+uint64_t startTunedTiming();
+uint64_t finishTunedTiming(uint64_t token);
 
 //===----------------------------------------------------------------------===//
 // Implemented in EntryPoints.cpp, for backends' own variants (_ptds, _ptsz).

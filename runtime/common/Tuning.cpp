@@ -20,8 +20,8 @@
 // block coarsening suits the launch (GeometryHeuristic.h).
 //
 // The same for the CPU and for NVIDIA GPUs: the backend names the device
-// (the database key), describes it for the heuristic, and makes the clock
-// measure the launch (on a GPU, by waiting for the launch's stream).
+// (the database key), describes it for the heuristic, and times the
+// launches (on a GPU with CUDA events on the launch's stream).
 //
 //===----------------------------------------------------------------------===//
 
@@ -194,12 +194,8 @@ extern "C" int32_t __respec_tune_select(const char *kernel,
   return heuristicChoice(descriptions, count, geometry);
 }
 
-extern "C" uint64_t __respec_tune_clock(void) {
-  respec::waitForTunedLaunch();
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(
-          std::chrono::steady_clock::now().time_since_epoch())
-          .count());
+extern "C" uint64_t __respec_tune_start(void) {
+  return respec::startTunedTiming();
 }
 
 extern "C" void __respec_tune_record(const char *kernel,
@@ -207,7 +203,7 @@ extern "C" void __respec_tune_record(const char *kernel,
                                      uint32_t gx, uint32_t gy, uint32_t gz,
                                      uint32_t bx, uint32_t by, uint32_t bz,
                                      uint64_t start) {
-  uint64_t elapsed = __respec_tune_clock() - start;
+  uint64_t elapsed = respec::finishTunedTiming(start);
   state().record(kernel, versionName(descriptions, index),
                  {gx, gy, gz, bx, by, bz}, elapsed);
 }

@@ -99,8 +99,9 @@ RESPEC_SIMD_BINARY(vaddus, false, L::clampUnsigned(u + v))
 RESPEC_SIMD_BINARY(vsub, false, u - v)
 RESPEC_SIMD_BINARY(vsubss, true, L::clampSigned(u - v))
 RESPEC_SIMD_BINARY(vsubus, false, L::clampUnsigned(u - v))
-// Rounded averages round half up, truncating ones round down (PTX vavrg).
-RESPEC_SIMD_BINARY(vavgs, true, (u + v + 1) >> 1)
+// Rounded averages round half away from zero (PTX vavrg, as an H200 computes
+// it: __vavgs2(-1, 0) is -1), truncating ones round down.
+RESPEC_SIMD_BINARY(vavgs, true, (u + v + (u + v >= 0 ? 1 : 0)) >> 1)
 RESPEC_SIMD_BINARY(vavgu, false, (u + v + 1) >> 1)
 RESPEC_SIMD_BINARY(vhaddu, false, (u + v) >> 1)
 RESPEC_SIMD_BINARY(vmaxs, true, u > v ? u : v)

@@ -11,6 +11,7 @@
 #include "../common/DeviceDescriptors.h"
 #include "DeviceProperties.h"
 
+#include <chrono>
 #include <string>
 
 extern "C" int omp_get_max_threads(void) __attribute__((weak));
@@ -43,6 +44,17 @@ const tuning::DeviceDescriptor &tuningDevice() {
   return device;
 }
 
-void waitForTunedLaunch() {}
+// Launches on the CPU return when their blocks are done: the wall clock
+// measures them. The token is the start time.
+uint64_t startTunedTiming() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+uint64_t finishTunedTiming(uint64_t token) {
+  return startTunedTiming() - token;
+}
 
 } // namespace respec

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 using namespace respec;
 using namespace respec::gpu;
@@ -140,14 +141,62 @@ cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
   return launch.error;
 }
 
-// Profiling builds time each version with the host's clock around its
-// launches (Tuning.cpp): waiting for the launch's stream makes that clock
-// measure the kernels, which the GPU runs asynchronously.
-void respec::waitForTunedLaunch() {
+// Profiling builds time each version (Tuning.cpp) with CUDA events recorded
+// on the launch's stream before and after its kernels: the GPU's time for
+// them, without the launch latency and the host's wait that a host clock
+// would add, which for short kernels can be larger than the kernels.
+namespace {
+struct TunedTiming {
+  CUevent start = nullptr;
+  CUstream stream = nullptr;
+};
+} // namespace
+
+uint64_t respec::startTunedTiming() {
   CurrentLaunch *launch = currentLaunch;
-  if (launch && launch->error == cudaSuccess)
-    launch->error =
-        checkDriver(driver().streamSynchronize(launch->stream), launch->call);
+  if (!launch || launch->error != cudaSuccess)
+    return 0;
+  const DriverApi &api = driver();
+  auto timing = std::make_unique<TunedTiming>();
+  timing->stream = launch->stream;
+  launch->error =
+      checkDriver(api.eventCreate(&timing->start, 0), launch->call);
+  if (launch->error != cudaSuccess)
+    return 0;
+  launch->error = checkDriver(api.eventRecord(timing->start, timing->stream),
+                              launch->call);
+  if (launch->error != cudaSuccess) {
+    api.eventDestroy(timing->start);
+    return 0;
+  }
+  return reinterpret_cast<uint64_t>(timing.release());
+}
+
+uint64_t respec::finishTunedTiming(uint64_t token) {
+  std::unique_ptr<TunedTiming> timing(reinterpret_cast<TunedTiming *>(token));
+  if (!timing)
+    return 0;
+  const DriverApi &api = driver();
+  CurrentLaunch *launch = currentLaunch;
+  float ms = 0;
+  CUevent end = nullptr;
+  // After a failed launch the error is the launch's; the events are only
+  // released.
+  if (launch && launch->error == cudaSuccess) {
+    cudaError_t status = checkDriver(api.eventCreate(&end, 0), launch->call);
+    if (status == cudaSuccess)
+      status = checkDriver(api.eventRecord(end, timing->stream), launch->call);
+    if (status == cudaSuccess)
+      status = checkDriver(api.eventSynchronize(end), launch->call);
+    if (status == cudaSuccess)
+      status = checkDriver(api.eventElapsedTime(&ms, timing->start, end),
+                           launch->call);
+    launch->error = status;
+  }
+  if (end)
+    api.eventDestroy(end);
+  api.eventDestroy(timing->start);
+  return static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
 }
 
 extern "C" void __respec_cuda_launch(const char *kernel, uint32_t gridX,

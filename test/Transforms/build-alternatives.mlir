@@ -36,7 +36,7 @@
 // ...or cycles through the versions and times each launch (mode 0).
 // PROFILE: %[[MODE:.*]] = arith.constant 0 : i32
 // PROFILE: llvm.call @__respec_tune_select(%{{.*}}, %{{.*}}, %{{.*}}, %[[MODE]],
-// PROFILE: %[[T0:.*]] = llvm.call @__respec_tune_clock()
+// PROFILE: %[[T0:.*]] = llvm.call @__respec_tune_start()
 // PROFILE: scf.index_switch
 // PROFILE: llvm.call @__respec_tune_record(%{{.*}}, %{{.*}}, %{{.*}}, %arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %[[T0]])
 

@@ -29,6 +29,11 @@ inline constexpr llvm::StringLiteral kStaticSharedAttr =
 /// threads per block the kernel may be launched with (IntegerAttr).
 inline constexpr llvm::StringLiteral kMaxThreadsPerBlockAttr =
     "respec.max_threads_per_block";
+/// In launch functions, on the load of a by-value (struct) parameter's
+/// address from the launch's argument array: the parameter's type
+/// (TypeAttr). Kernels on the CPU read the struct through that host
+/// address; a GPU kernel must receive the struct itself.
+inline constexpr llvm::StringLiteral kByValParamAttr = "respec.byval_param";
 
 /// On llvm.mlir.global: the NVPTX address space the variable was declared in
 /// (1 global, 3 shared, 4 constant).

@@ -148,7 +148,7 @@ struct LowerAlternativesPass
                                     i32, i32});
       index = LLVM::CallOp::create(b, loc, select, args).getResult();
       if (profile) {
-        auto clock = declareRuntime(module, "__respec_tune_clock", i64, {});
+        auto clock = declareRuntime(module, "__respec_tune_start", i64, {});
         start = LLVM::CallOp::create(b, loc, clock, ValueRange{}).getResult();
       }
     }

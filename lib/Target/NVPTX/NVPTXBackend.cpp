@@ -108,6 +108,35 @@ static bool linkLibdevice(Module &module, StringRef cudaPath) {
   return true;
 }
 
+/// libdevice's sqrtf asks `__nvvm_reflect("__CUDA_PREC_SQRT")` whether to
+/// round correctly. CUDA's default (nvcc -prec-sqrt=true) is yes, but LLVM's
+/// NVVMReflect pass answers 0 for every name but __CUDA_FTZ and
+/// __CUDA_ARCH unless told on its command line: answer here, before it
+/// runs, or sqrtf becomes sqrt.approx.f32.
+static void answerPrecSqrtReflections(Module &module) {
+  Function *reflect = module.getFunction("__nvvm_reflect");
+  if (!reflect)
+    return;
+  SmallVector<CallInst *> answered;
+  for (User *user : reflect->users()) {
+    auto *call = dyn_cast<CallInst>(user);
+    if (!call || call->getCalledFunction() != reflect ||
+        call->arg_size() != 1)
+      continue;
+    auto *global = dyn_cast<GlobalVariable>(
+        call->getArgOperand(0)->stripPointerCasts());
+    if (!global || !global->hasInitializer())
+      continue;
+    auto *name = dyn_cast<ConstantDataSequential>(global->getInitializer());
+    if (name && name->isCString() && name->getAsCString() == "__CUDA_PREC_SQRT")
+      answered.push_back(call);
+  }
+  for (CallInst *call : answered) {
+    call->replaceAllUsesWith(ConstantInt::get(call->getType(), 1));
+    call->eraseFromParent();
+  }
+}
+
 /// Only kernels are entry points; everything else may be inlined away.
 static void internalizeNonKernels(Module &module) {
   for (Function &function : module)
@@ -206,6 +235,7 @@ std::unique_ptr<Module> translateToNVPTXModule(mlir::ModuleOp module,
   internalizeNonKernels(*result);
   // libdevice asks __nvvm_reflect for the denormal mode: CUDA's default
   // keeps denormals (no -ftz), which clang already recorded.
+  answerPrecSqrtReflections(*result);
   if (!result->getModuleFlag("nvvm-reflect-ftz"))
     result->addModuleFlag(Module::Override, "nvvm-reflect-ftz",
                           static_cast<uint32_t>(0));

@@ -48,6 +48,30 @@ bool isDefinedOutside(Value value, Operation *op) {
   return !op->isAncestor(value.getParentRegion()->getParentOp());
 }
 
+/// The struct type of a by-value kernel parameter when `value` is the
+/// launch function's load of its host address (RaiseKernels marks it);
+/// null otherwise.
+Type byValParamType(Value value) {
+  auto load = value.getDefiningOp<LLVM::LoadOp>();
+  if (!load)
+    return {};
+  auto type = load->getAttrOfType<TypeAttr>(kByValParamAttr);
+  return type ? type.getValue() : Type();
+}
+
+/// Whether `value` is computed without memory effects from a by-value
+/// parameter's host address (a field's address, say, hoisted out of the
+/// grid loop). The kernel cannot use host addresses: it recomputes such
+/// values from the struct it receives.
+bool derivesFromByValParam(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  return llvm::any_of(def->getOperands(), [](Value operand) {
+    return byValParamType(operand) || derivesFromByValParam(operand);
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // Unswitching
 //===----------------------------------------------------------------------===//
@@ -197,7 +221,9 @@ private:
   }
 
   /// Values from the launch function the loop uses: constants are cloned
-  /// into the kernel, the rest become parameters.
+  /// into the kernel, values computed from by-value structs' addresses are
+  /// recomputed there, the rest become parameters (a by-value struct's
+  /// address becomes the struct itself).
   void collectCaptures() {
     SetVector<Value> used;
     getUsedValuesDefinedAbove(grid.getRegion(), used);
@@ -205,13 +231,29 @@ private:
       used.insert(value);
     for (Value value : grid.getStep())
       used.insert(value);
-    for (Value value : used) {
-      Operation *def = value.getDefiningOp();
-      if (def && def->hasTrait<OpTrait::ConstantLike>())
-        constants.push_back(def);
-      else
-        params.push_back(value);
+    DenseSet<Value> seen;
+    for (Value value : used)
+      capture(value, seen);
+  }
+
+  void capture(Value value, DenseSet<Value> &seen) {
+    if (!seen.insert(value).second)
+      return;
+    Operation *def = value.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::ConstantLike>()) {
+      constants.push_back(def);
+      return;
     }
+    if (derivesFromByValParam(value)) {
+      for (Value operand : def->getOperands())
+        capture(operand, seen);
+      // After its operands: the kernel clones these in this order.
+      if (!llvm::is_contained(recomputed, def))
+        recomputed.push_back(def);
+      return;
+    }
+    params.push_back(value);
+    paramByValTypes.push_back(byValParamType(value));
   }
 
   Value sharedMemoryBase(OpBuilder &b, LLVM::CallOp call) {
@@ -268,6 +310,18 @@ private:
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), paramTypes));
     kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     UnitAttr::get(ctx));
+    // A by-value struct parameter: the NVPTX back end gives it PTX's
+    // parameter space, where the driver copies the launch's bytes.
+    DataLayout dataLayout(module);
+    for (auto [index, type] : llvm::enumerate(paramByValTypes)) {
+      if (!type)
+        continue;
+      kernel.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(type));
+      kernel.setArgAttr(
+          index, LLVM::LLVMDialect::getAlignAttrName(),
+          b.getI64IntegerAttr(dataLayout.getTypeABIAlignment(type)));
+    }
     if (version) {
       kernel->setAttr(kKernelVersionAttr, version);
       kernel->setAttr(kKernelVersionOfAttr, StringAttr::get(ctx, kernelName));
@@ -284,6 +338,8 @@ private:
         mapped = arith::IndexCastOp::create(b, loc, b.getIndexType(), arg);
       mapping.map(value, mapped);
     }
+    for (Operation *op : recomputed)
+      b.clone(*op, mapping);
     mapInductionVars(b, grid, /*block=*/true, mapping);
     for (Operation &op : grid.getBody()->without_terminator()) {
       if (&op == threadLoop.getOperation()) {
@@ -428,14 +484,19 @@ private:
         entry.getI64IntegerAttr(std::max<size_t>(params.size(), 1)));
     Value array = LLVM::AllocaOp::create(entry, loc, ptr, ptr, count);
     for (auto [index, value] : llvm::enumerate(params)) {
+      Value element = LLVM::GEPOp::create(
+          b, loc, ptr, ptr, array, ArrayRef<LLVM::GEPArg>{int32_t(index)});
+      // cuLaunchKernel copies a by-value struct from its host address.
+      if (paramByValTypes[index]) {
+        LLVM::StoreOp::create(b, loc, value, element);
+        continue;
+      }
       Value stored = value;
       if (value.getType().isIndex())
         stored = arith::IndexCastOp::create(b, loc, i64, value);
       Value slot =
           LLVM::AllocaOp::create(entry, loc, ptr, stored.getType(), one);
       LLVM::StoreOp::create(b, loc, stored, slot);
-      Value element = LLVM::GEPOp::create(
-          b, loc, ptr, ptr, array, ArrayRef<LLVM::GEPArg>{int32_t(index)});
       LLVM::StoreOp::create(b, loc, slot, element);
     }
     IRMapping hostValues;
@@ -512,7 +573,12 @@ private:
   std::optional<int64_t> knownSharedBytes;
   StringAttr version;
   SmallVector<Operation *> constants;
+  /// Pure operations of the launch function the kernel recomputes, in
+  /// order (derivesFromByValParam).
+  SmallVector<Operation *> recomputed;
   SmallVector<Value> params;
+  /// Per parameter: the struct type of a by-value struct, else null.
+  SmallVector<Type> paramByValTypes;
 };
 
 struct OutlineGPUKernelsPass

@@ -190,10 +190,12 @@ int32_t __respec_tune_select(const char *kernel, const char *descriptions,
                              uint32_t gy, uint32_t gz, uint32_t bx,
                              uint32_t by, uint32_t bz);
 
-/// Profiling: a timestamp in nanoseconds, and the record of one launch of
-/// version `index` that started at `start` (written to the tuning database
-/// at exit).
-uint64_t __respec_tune_clock(void);
+/// Profiling: starts timing the launches that follow and returns a token for
+/// them; the record of one launch of version `index` whose timing `start`
+/// started (written to the tuning database at exit). The time is the
+/// device's: wall clock on the CPU, CUDA events on the launch's stream on a
+/// GPU.
+uint64_t __respec_tune_start(void);
 void __respec_tune_record(const char *kernel, const char *descriptions,
                           int32_t index, uint32_t gx, uint32_t gy, uint32_t gz,
                           uint32_t bx, uint32_t by, uint32_t bz,

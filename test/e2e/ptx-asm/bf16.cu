@@ -72,7 +72,10 @@ struct Results {
   uint16_t fromFloat[4][N], fromDouble[N], fromInt[4][N];
   int toInt[4][N];
   float toFloat[N];
-  uint16_t atomic, atomic2[2];
+  uint16_t atomic;
+  // A 32-bit atomic on a pair needs 4-byte alignment (on a GPU a misaligned
+  // one fails the launch with "misaligned address").
+  alignas(4) uint16_t atomic2[2];
 };
 
 __global__ void arithmetic(const uint16_t *x, const uint16_t *y,

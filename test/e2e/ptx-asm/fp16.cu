@@ -80,7 +80,10 @@ struct Results {
   uint16_t fromFloat[4][N], fromDouble[N], fromInt[4][N], fromLong[N];
   int toInt[4][N];
   float toFloat[N], exp2[N], sqrt[N], rcp[N];
-  uint16_t atomic, atomic2[2];
+  uint16_t atomic;
+  // A 32-bit atomic on a pair needs 4-byte alignment (on a GPU a misaligned
+  // one fails the launch with "misaligned address").
+  alignas(4) uint16_t atomic2[2];
 };
 
 __global__ void arithmetic(const uint16_t *x, const uint16_t *y,
