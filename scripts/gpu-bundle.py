@@ -13,6 +13,10 @@ in three steps, for machines where the GPU is not where respec is built:
                limit) and writes RESULTS/e2e.tar.gz and RESULTS/bench.tar.gz
                (each run's stdout, stderr and exit status, and the tuning
                database of the profiling builds).
+  build DIR --tuning-results RESULTS
+               also builds each benchmark with the tuning database that
+               its profiling build wrote on the GPU (`--tune=use`): run
+               again, the tuned and untuned programs compare directly.
   check  DIR RESULTS
                checks, here, each e2e program's output with the FileCheck
                lines of its test, compares respec's output with nvcc's and
@@ -21,6 +25,7 @@ in three steps, for machines where the GPU is not where respec is built:
 
 Usage: scripts/gpu-bundle.py build DIR [--build build] [--arch sm_90]
            [--coarsen block=2,thread=2] [--jobs 2] [--only e2e|bench]
+           [--filter REGEX] [--variants V1,V2] [--tuning-results RESULTS]
        scripts/gpu-bundle.py check DIR RESULTS [--report FILE]
 """
 import argparse
@@ -164,6 +169,14 @@ def bench_builds(args, out):
                     (name, "nvcc", [NVCC, f"-arch={args.arch}", "-O3",
                                     *extra, path, "-o", exe("nvcc")], [],
                      path)]
+                # With the tuning database of an earlier run on the GPU:
+                # the program that keeps each kernel's fastest version.
+                db = os.path.join(args.tuning_results or "", "bench",
+                                  f"{name}.tuning.db")
+                if args.tuning_results and os.path.exists(db):
+                    builds.append((name, "tuned",
+                                   gpu + [f"--tune=use={db}", "-o",
+                                          exe("tuned")], [], path))
     return builds
 
 
@@ -214,6 +227,9 @@ def build(args):
                                                                         out)]
     if args.filter:
         builds = [b for b in builds if re.search(args.filter, b[1])]
+    if args.variants:
+        keep = args.variants.split(",")
+        builds = [b for b in builds if b[2] in keep]
     log = os.path.join(out, "build-failures.log")
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         done = list(pool.map(lambda b: compile_one(b[3], log), builds))
@@ -317,19 +333,20 @@ def check_bench(bundle, results, lines):
     names = sorted({l.split()[1] for l in
                     read(os.path.join(bundle, "manifest")).splitlines()
                     if l.startswith("bench ")})
-    lines.append("| workload | nvcc ms | respec ms | auto ms | "
-                 "nvcc/respec | checksums |")
-    lines.append("|---|---|---|---|---|---|")
+    lines.append("| workload | nvcc ms | respec ms | auto ms | tuned ms | "
+                 "nvcc/respec | untuned/tuned | checksums |")
+    lines.append("|---|---|---|---|---|---|---|---|")
     for name in names:
         outs = {v: read(os.path.join(bench, f"{name}.{v}.out"))
-                for v in ("nvcc", "untuned", "auto", "profile")}
+                for v in ("nvcc", "untuned", "auto", "profile", "tuned")}
         agree = compare_checksums(outs)
-        times = [bench_times(outs[v]) for v in ("nvcc", "untuned", "auto")]
-        ratio = (f"{times[0] / times[1]:.2f}" if times[0] and times[1]
-                 else "-")
+        times = [bench_times(outs[v])
+                 for v in ("nvcc", "untuned", "auto", "tuned")]
+        ratio = lambda a, b: f"{a / b:.2f}" if a and b else "-"
         lines.append(f"| {name} | " + " | ".join(
             f"{t:.3f}" if t is not None else "-" for t in times) +
-            f" | {ratio} | {agree} |")
+            f" | {ratio(times[0], times[1])} | {ratio(times[1], times[3])}"
+            f" | {agree} |")
     lines.append("")
     lines.append("Kernel versions timed by the profiling builds (tuning "
                  "database: mean per launch):")
@@ -399,6 +416,13 @@ def main():
     b.add_argument("--jobs", type=int, default=2)
     b.add_argument("--only", choices=("e2e", "bench"))
     b.add_argument("--filter", help="regex on program names")
+    b.add_argument("--variants",
+                   help="only these builds, e.g. respec,nvcc (e2e: respec, "
+                        "coarsened, nvcc; bench: untuned, auto, profile, "
+                        "nvcc, tuned)")
+    b.add_argument("--tuning-results",
+                   help="RESULTS of an earlier run: also build the "
+                        "benchmarks with its tuning databases (--tune=use)")
     c = sub.add_parser("check")
     c.add_argument("dir")
     c.add_argument("results")

@@ -1,8 +1,9 @@
 // RUN: respec-opt --respec-expand-warp-intrinsics %s | FileCheck %s
 
 // A shuffle stores the lane's value, synchronizes, reads the source lane
-// PTX's b/c operands select (own lane when out of the segment or past the
-// end of the block), and synchronizes again before the slots are reused.
+// PTX's b/c operands select (own lane when out of the segment; zero, as on
+// NVIDIA GPUs, when the source lane is past the end of the block), and
+// synchronizes again before the slots are reused.
 // A ballot combines the 32 lanes of the warp in a loop, counting only lanes
 // whose participation flag is set (zeroed per block, set before the first
 // barrier, cleared after the second, so that exited lanes do not vote);
@@ -21,7 +22,11 @@
 // CHECK: %[[SRC:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK: %[[OK:.*]] = arith.cmpi sle, %[[SRC]]
 // CHECK: arith.select %[[OK]], %[[SRC]]
-// CHECK: %[[S:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: %[[READ:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK-NEXT: %[[SOURCE:.*]] = arith.addi
+// CHECK-NEXT: %[[EXISTS:.*]] = arith.cmpi ult, %[[SOURCE]]
+// CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.zero : i32
+// CHECK-NEXT: %[[S:.*]] = arith.select %[[EXISTS]], %[[READ]], %[[ZERO]] : i32
 // CHECK-NEXT: respec.barrier(%[[T]]) {respec.warp_sync}
 // CHECK: llvm.icmp "sgt" %[[S]]
 // CHECK: llvm.store %{{.*}}, %{{.*}} : i8, !llvm.ptr

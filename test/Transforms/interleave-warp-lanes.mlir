@@ -6,8 +6,8 @@
 // per lane after its pure operations were hoisted into vector code. The
 // load of consecutive elements is one vector load. The partial last warp
 // runs the same code with the missing lanes masked off: their loads and
-// stores are masked, a shuffle reading one of them gives the reader's own
-// value, the ballot counts only existing lanes.
+// stores are masked, a shuffle reading one of them gives zero (as NVIDIA
+// GPUs do), the ballot counts only existing lanes.
 // CHECK-LABEL: func.func @xor_shuffle(
 // CHECK: %[[WARPS:.*]] = arith.divui %{{.*}}, %c32
 // CHECK: scf.for %[[W:.*]] = %{{.*}} to %[[WARPS]]
@@ -24,8 +24,11 @@
 // CHECK: %[[LAST:.*]] = arith.cmpi ult, %c31{{.*}}, %[[REST]] : index
 // CHECK: llvm.intr.masked.load %{{.*}}, %{{.*}}, %{{.*}} {alignment = 4 : i32} : (!llvm.ptr, vector<32xi1>, vector<32xf32>) -> vector<32xf32>
 // CHECK: %[[SHUFFLED:.*]] = llvm.shufflevector %[[V:.*]], %[[V]] [1, 0, 3, 2
+// CHECK: %[[EXISTS:.*]] = llvm.shufflevector %[[EXISTING:.*]], %[[EXISTING]] [1, 0, 3, 2
+// CHECK: %[[ZERO:.*]] = llvm.mlir.zero : vector<32xf32>
+// CHECK: %[[ELSE:.*]] = arith.select %[[EXISTS]], %[[V]], %[[ZERO]] : vector<32xi1>, vector<32xf32>
 // CHECK: %[[PERM:.*]] = llvm.shufflevector %[[ACTIVE:.*]], %[[ACTIVE]] [1, 0, 3, 2
-// CHECK: arith.select %[[PERM]], %[[SHUFFLED]], %[[V]] : vector<32xi1>, vector<32xf32>
+// CHECK: arith.select %[[PERM]], %[[SHUFFLED]], %[[ELSE]] : vector<32xi1>, vector<32xf32>
 // CHECK: llvm.bitcast %{{.*}} : vector<32xi1> to i32
 // CHECK: arith.andi
 // CHECK-NOT: llvm.call_intrinsic

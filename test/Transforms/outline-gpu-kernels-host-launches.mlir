@@ -127,3 +127,45 @@ llvm.func @__respec_launch.varying(%gx32: i32) attributes {respec.kernel_name = 
   } {respec.parallel_level = "grid"}
   llvm.return
 }
+
+// -----
+
+// A by-value struct parameter (the launch function's load of its host
+// address, marked by respec-raise-kernels) becomes a `byval` kernel
+// parameter, which the NVPTX back end puts in PTX's parameter space; the
+// host passes the struct's address itself, from which cuLaunchKernel copies
+// the bytes. A field's address computed outside the grid loop is recomputed
+// in the kernel from the parameter: a host address is no use on the GPU.
+
+// CHECK-LABEL: llvm.func @__respec_launch.byval(
+// CHECK-SAME: %[[ARGV:[^:]*]]: !llvm.ptr)
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %[[ARGV]][0]
+// CHECK: %[[STRUCT:.*]] = llvm.load %[[SLOT]] {respec.byval_param
+// CHECK-NOT: scf.parallel
+// CHECK: %[[E0:.*]] = llvm.getelementptr %[[ARRAY:.*]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT: llvm.store %[[STRUCT]], %[[E0]] : !llvm.ptr, !llvm.ptr
+// CHECK: llvm.call @__respec_cuda_launch(
+// CHECK-LABEL: llvm.func @byval(
+// CHECK-SAME: %[[PARAM:[^:]*]]: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = !llvm.struct<(i32, f64)>}
+// CHECK-SAME: attributes {nvvm.kernel
+// CHECK: %[[FIELD:.*]] = llvm.getelementptr %[[PARAM]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, f64)>
+// CHECK: func.call @use(%[[PARAM]], %[[FIELD]],
+
+func.func private @use(!llvm.ptr, !llvm.ptr, index)
+llvm.func @__respec_launch.byval(%gx32: i32, %bx32: i32, %argv: !llvm.ptr) attributes {respec.kernel_name = "byval"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bx = arith.index_castui %bx32 : i32 to index
+  %slot = llvm.getelementptr %argv[0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+  %s = llvm.load %slot {respec.byval_param = !llvm.struct<(i32, f64)>} : !llvm.ptr -> !llvm.ptr
+  %field = llvm.getelementptr %s[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, f64)>
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%bx) step (%c1) {
+      func.call @use(%s, %field, %t) : (!llvm.ptr, !llvm.ptr, index) -> ()
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  llvm.return
+}

@@ -309,10 +309,10 @@ llvm.func ptx_kernelcc @two_dynamic() {
 // CHECK-SAME: %[[ARGS:[^:]*]]: !llvm.ptr)
 // CHECK-SAME: respec.param_sizes = array<i64: 8, 16, 8>
 // CHECK: %[[S0:.*]] = llvm.getelementptr %[[ARGS]][0]
-// CHECK: %[[P0:.*]] = llvm.load %[[S0]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[P0:.*]] = llvm.load %[[S0]] {respec.byval_param = !llvm.struct<(i32, i32)>} : !llvm.ptr -> !llvm.ptr
 // CHECK-NOT: llvm.load %[[P0]]
 // CHECK: %[[S1:.*]] = llvm.getelementptr %[[ARGS]][1]
-// CHECK: %[[P1:.*]] = llvm.load %[[S1]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[P1:.*]] = llvm.load %[[S1]] {respec.byval_param = !llvm.struct<(i32, f32, f64)>} : !llvm.ptr -> !llvm.ptr
 // CHECK-NOT: llvm.load %[[P1]]
 // CHECK: %[[S2:.*]] = llvm.getelementptr %[[ARGS]][2]
 // CHECK: %[[P2:.*]] = llvm.load %[[S2]] : !llvm.ptr -> !llvm.ptr

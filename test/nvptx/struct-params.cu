@@ -1,7 +1,7 @@
 // Kernel parameters passed by value as structs reach a GPU kernel as the
 // struct itself, in PTX's parameter space, and the host hands the driver the
 // address of the launch's copy of the struct, whose bytes the driver copies.
-// Before 0.10.1 the kernel received the host's address of the struct and
+// Before 0.11.0 the kernel received the host's address of the struct and
 // read host memory on the GPU: an illegal address, or, where the GPU can
 // reach host memory, whatever the host's stack held when the kernel ran
 // (found on an H200: hotspot's coefficients, silently wrong results).

@@ -70,7 +70,9 @@ static Value constI32(OpBuilder &b, Location loc, int64_t value) {
 }
 
 /// shfl.sync for the calling lane (WarpSemantics.h): the source lane's
-/// value, or the lane's own value when the source is not valid.
+/// value, or the lane's own value when the source is not valid, or zero
+/// when the source lane does not exist (past the end of the block in a
+/// partial last warp), as NVIDIA GPUs give (CUDA leaves it undefined).
 static Value computeShuffle(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
                             const WarpExchange &warp, Value laneOperand,
                             Value clampOperand, Type resultType) {
@@ -80,7 +82,14 @@ static Value computeShuffle(OpBuilder &b, Location loc, WarpIntrinsicKind kind,
   source = arith::SelectOp::create(b, loc, valid, source, lane);
   Value sourceIndex =
       arith::IndexCastUIOp::create(b, loc, b.getIndexType(), source);
-  return loadValue(b, loc, resultType, warp.laneAddress(b, loc, sourceIndex));
+  Value read =
+      loadValue(b, loc, resultType, warp.laneAddress(b, loc, sourceIndex));
+  Value sourceThread =
+      arith::AddIOp::create(b, loc, warp.warpBase, sourceIndex);
+  Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       sourceThread, warp.count);
+  return arith::SelectOp::create(b, loc, exists, read,
+                                 LLVM::ZeroOp::create(b, loc, resultType));
 }
 
 /// Votes, match and reductions: one pass over the 32 lanes of the warp.

@@ -346,6 +346,7 @@ public:
   /// partial warp).
   void setActiveLanes(ArrayRef<Value> laneActive) {
     active.assign(laneActive.begin(), laneActive.end());
+    existing.assign(laneActive.begin(), laneActive.end());
   }
 
   /// Emits the operations of `block` but its terminator.
@@ -643,7 +644,7 @@ private:
 
   /// The lanes `start` .. `start + run - 1` of the active-lane vector.
   Value activeRun(Location loc, unsigned start, unsigned run) {
-    Value all = activeVector(loc);
+    Value all = laneVector(loc, active);
     if (run == width)
       return all;
     return LLVM::ShuffleVectorOp::create(
@@ -1004,7 +1005,7 @@ private:
     assert(width == kWarpSize && "lane masks describe whole warps");
     if (active.empty())
       return constI32(b, loc, -1);
-    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), activeVector(loc));
+    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), laneVector(loc, active));
   }
 
   /// True if every operation in `ifOp`'s branches (and in nested ifs) is
@@ -1273,21 +1274,34 @@ private:
       if (std::optional<unsigned> source =
               constantSource(kind, i, bOperand, cOperand))
         sources.push_back(*source);
-    // Reading a lane that is not active (past the end of the block, or not
-    // taking the branch) gives the reading lane its own value, as in the
-    // barrier-based emulation.
-    Value activeLanes = active.empty() ? Value() : activeVector(loc);
+    // Reading a lane that does not exist (past the end of the block) gives
+    // zero, as NVIDIA GPUs do (CUDA leaves it undefined; programs that
+    // reduce a partial warp with a full mask rely on it). Reading an
+    // existing lane that is not active (not taking the branch) gives the
+    // reading lane its own value, as in the barrier-based emulation.
+    Value activeLanes = active.empty() ? Value() : laneVector(loc, active);
+    Value existingLanes =
+        existing.empty() ? Value() : laneVector(loc, existing);
+    Type valueType = value.getType();
     if (sources.size() == width && isVectorElementType(value.getType())) {
       Value vector = vectorOf(value);
       Value result = permuteHalfOfWide(loc, value, sources);
       if (!result)
         result = LLVM::ShuffleVectorOp::create(b, loc, vector, vector, sources);
-      if (activeLanes)
+      if (activeLanes) {
+        Value fallback = vector;
+        if (existingLanes)
+          fallback = arith::SelectOp::create(
+              b, loc,
+              LLVM::ShuffleVectorOp::create(b, loc, existingLanes,
+                                            existingLanes, sources),
+              vector, zeroOf(loc, vector.getType()));
         result = arith::SelectOp::create(
             b, loc,
             LLVM::ShuffleVectorOp::create(b, loc, activeLanes, activeLanes,
                                           sources),
-            result, vector);
+            result, fallback);
+      }
       vectors[op->getResult(0)] = result;
       return;
     }
@@ -1300,19 +1314,34 @@ private:
                                         int32_t(cConst.getSExtValue()))
                               .value_or(i);
         result = at(source, value);
-        if (activeLanes && source != i)
+        if (activeLanes && source != i) {
+          Value fallback = at(i, value);
+          if (!existing.empty())
+            fallback = arith::SelectOp::create(b, loc, existing[source],
+                                               fallback,
+                                               zeroOf(loc, valueType));
           result = arith::SelectOp::create(b, loc, active[source], result,
-                                           at(i, value));
+                                           fallback);
+        }
       } else {
         auto [source, valid] =
             shuffleSource(loc, kind, i, at(i, bOperand), at(i, cOperand));
-        if (activeLanes)
-          valid = arith::AndIOp::create(
-              b, loc, valid,
-              LLVM::ExtractElementOp::create(b, loc, activeLanes, source));
-        Value read =
+        Value own = at(i, value);
+        result =
             LLVM::ExtractElementOp::create(b, loc, vectorOf(value), source);
-        result = arith::SelectOp::create(b, loc, valid, read, at(i, value));
+        if (activeLanes) {
+          Value fallback = own;
+          if (existingLanes)
+            fallback = arith::SelectOp::create(
+                b, loc,
+                LLVM::ExtractElementOp::create(b, loc, existingLanes, source),
+                own, zeroOf(loc, valueType));
+          result = arith::SelectOp::create(
+              b, loc,
+              LLVM::ExtractElementOp::create(b, loc, activeLanes, source),
+              result, fallback);
+        }
+        result = arith::SelectOp::create(b, loc, valid, result, own);
       }
       lanes[i].map(op->getResult(0), result);
     }
@@ -1355,14 +1384,20 @@ private:
         b, loc, VectorType::get({width}, b.getI32Type()), permuted);
   }
 
-  /// The active lanes as a vector of i1.
-  Value activeVector(Location loc) {
+  /// Per-lane predicates (`active`, `existing`) as a vector of i1.
+  Value laneVector(Location loc, ArrayRef<Value> predicates) {
     Value vector =
         LLVM::PoisonOp::create(b, loc, VectorType::get({width}, b.getI1Type()));
     for (unsigned i = 0; i < width; ++i)
-      vector = LLVM::InsertElementOp::create(b, loc, vector, active[i],
+      vector = LLVM::InsertElementOp::create(b, loc, vector, predicates[i],
                                              constI32(b, loc, i));
     return vector;
+  }
+
+  /// Zero of a shuffled value's type (scalar or vector of integers or
+  /// floats).
+  Value zeroOf(Location loc, Type type) {
+    return LLVM::ZeroOp::create(b, loc, type);
   }
 
   /// Bit j set when lane j's predicate holds: the 32 predicates as a
@@ -1481,6 +1516,9 @@ private:
   /// Inside a branch that only some lanes take: lane i runs side effects
   /// only if active[i] holds. Empty where every lane is active.
   SmallVector<Value> active;
+  /// In a partial warp: whether lane i exists (is a thread of the block).
+  /// Empty in a full warp.
+  SmallVector<Value> existing;
   /// How integer and address values differ between the lanes.
   LaneOffsetAnalysis laneOffsets;
 };

@@ -484,20 +484,19 @@ private:
         entry.getI64IntegerAttr(std::max<size_t>(params.size(), 1)));
     Value array = LLVM::AllocaOp::create(entry, loc, ptr, ptr, count);
     for (auto [index, value] : llvm::enumerate(params)) {
+      // cuLaunchKernel copies a by-value struct from its host address.
+      Value address = value;
+      if (!paramByValTypes[index]) {
+        Value stored = value;
+        if (value.getType().isIndex())
+          stored = arith::IndexCastOp::create(b, loc, i64, value);
+        address =
+            LLVM::AllocaOp::create(entry, loc, ptr, stored.getType(), one);
+        LLVM::StoreOp::create(b, loc, stored, address);
+      }
       Value element = LLVM::GEPOp::create(
           b, loc, ptr, ptr, array, ArrayRef<LLVM::GEPArg>{int32_t(index)});
-      // cuLaunchKernel copies a by-value struct from its host address.
-      if (paramByValTypes[index]) {
-        LLVM::StoreOp::create(b, loc, value, element);
-        continue;
-      }
-      Value stored = value;
-      if (value.getType().isIndex())
-        stored = arith::IndexCastOp::create(b, loc, i64, value);
-      Value slot =
-          LLVM::AllocaOp::create(entry, loc, ptr, stored.getType(), one);
-      LLVM::StoreOp::create(b, loc, stored, slot);
-      LLVM::StoreOp::create(b, loc, slot, element);
+      LLVM::StoreOp::create(b, loc, address, element);
     }
     IRMapping hostValues;
     SmallVector<Value> gridSizes = buildLaunchSizes(b, loc, grid, hostValues);

@@ -3,7 +3,10 @@
 // four kinds with widths 32, 16, 8 and 4, ballot/any/all votes,
 // __match_any_sync, __reduce_add/max_sync, a masked shuffle reduction in
 // divergent code (half of each warp), a double shuffle and a float one.
-// The host computes every lane's expected value.
+// The host computes every lane's expected value. A shuffle that reads a
+// lane past the end of the block gets 0: CUDA leaves it undefined (the mask
+// names threads that do not exist), NVIDIA GPUs give 0 (measured on an H200
+// with nvcc's and respec's builds), and so does respec since 0.10.1.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // CHECK: PASSED
@@ -52,7 +55,7 @@ int main() {
       else if (kind == 1) src = (l - j >= segStart) ? l - j : l;
       else if (kind == 2) src = (l + j < segStart + w) ? l + j : l;
       else src = ((l ^ j) < segStart + w) ? (l ^ j) : l;
-      return src < n ? val(src) : val(l); };
+      return src < n ? val(src) : 0; };
     int want[12];
     want[0] = seg(lane, 3, 32, 2); want[1] = seg(lane, 2, 8, 1); want[2] = seg(lane, 5, 16, 3); want[3] = seg(lane, 7, 4, 0);
     unsigned bal = 0; int any = 0, all = 1, sum = 0, mx = -1; unsigned m = 0;
@@ -62,9 +65,9 @@ int main() {
     if (lane < 16) { int cur[32]; for (int l = 0; l < n; ++l) cur[l] = val(l);
       for (int d = 8; d > 0; d >>= 1) { int nx[32]; for (int l = 0; l < n && l < 16; ++l) nx[l] = cur[l] + ((l + d < 16 && l + d < n) ? cur[l + d] : cur[l]); for (int l = 0; l < n && l < 16; ++l) cur[l] = nx[l]; }
       s = cur[lane]; }
-    want[10] = s; want[11] = n == 32 ? val(31) : val(lane);
+    want[10] = s; want[11] = n == 32 ? val(31) : 0;
     for (int i = 0; i < 12; ++i) if (o[(b * T + t) * 12 + i] != want[i] && ++errors < 10) printf("b%d t%d item %d: %d != %d\n", b, t, i, o[(b*T+t)*12+i], want[i]);
-    float wf = ((lane ^ 1) < n ? val(lane ^ 1) : val(lane)) * 0.25f;
+    float wf = ((lane ^ 1) < n ? val(lane ^ 1) : 0) * 0.25f;
     if (fo[b * T + t] != wf && ++errors < 10) printf("f t%d %f %f\n", t, fo[b*T+t], wf);
   }
   printf(errors ? "FAILED %d\n" : "PASSED\n", errors);
