@@ -233,9 +233,9 @@ std::unique_ptr<Module> translateToNVPTXModule(mlir::ModuleOp module,
           !function.hasFnAttribute("target-features"))
         function.addFnAttr("target-features", ptxVersion);
   internalizeNonKernels(*result);
+  answerPrecSqrtReflections(*result);
   // libdevice asks __nvvm_reflect for the denormal mode: CUDA's default
   // keeps denormals (no -ftz), which clang already recorded.
-  answerPrecSqrtReflections(*result);
   if (!result->getModuleFlag("nvvm-reflect-ftz"))
     result->addModuleFlag(Module::Override, "nvvm-reflect-ftz",
                           static_cast<uint32_t>(0));
