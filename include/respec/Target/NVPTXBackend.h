@@ -87,6 +87,14 @@ std::unique_ptr<llvm::Module>
 translateToNVPTXModule(mlir::ModuleOp module, llvm::LLVMContext &context,
                        llvm::StringRef gpuArch, llvm::StringRef cudaPath);
 
+/// Moves each warp shuffle of the optimized NVPTX IR down its block to just
+/// before its first use (SinkWarpShuffles.cpp): LLVM's pipeline can leave
+/// them all ahead of their uses, and ptxas then keeps every result live.
+void sinkWarpShufflesToUses(llvm::Module &module);
+
+/// Whether `module` has warp shuffles (llvm.nvvm.shfl.sync.*).
+bool containsWarpShuffles(const llvm::Module &module);
+
 /// Generates PTX for `gpuArch` (sm_XX). Returns false after printing why.
 bool emitPTX(llvm::Module &module, llvm::StringRef gpuArch,
              std::string &ptx);

@@ -17,12 +17,15 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+
+#include <optional>
 
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
@@ -244,10 +247,44 @@ std::unique_ptr<Module> translateToNVPTXModule(mlir::ModuleOp module,
                       return passBuilder.buildPerModuleDefaultPipeline(
                           OptimizationLevel::O3);
                     });
+  sinkWarpShufflesToUses(*result);
   return result;
 }
 
+/// Sets one of LLVM's boolean code generator options (a process-wide
+/// cl::opt) for the lifetime of this object, then restores it.
+class ScopedCodeGenOption {
+public:
+  ScopedCodeGenOption(StringRef name, bool value) {
+    auto &options = cl::getRegisteredOptions();
+    auto found = options.find(name);
+    if (found == options.end())
+      return;
+    option = static_cast<cl::opt<bool> *>(found->second);
+    saved = *option;
+    option->setValue(value);
+  }
+  ~ScopedCodeGenOption() {
+    if (option)
+      option->setValue(saved);
+  }
+
+private:
+  cl::opt<bool> *option = nullptr;
+  bool saved = false;
+};
+
 bool emitPTX(Module &module, StringRef gpuArch, std::string &ptx) {
+  // MachineSink would move the arithmetic on warp shuffles' results back
+  // into the conditional block of its use, where the shuffles cannot
+  // follow, undoing sinkWarpShufflesToUses: all results live at once
+  // (gemm_f32 of bench/core: 79 registers per thread instead of 32). Only
+  // for modules with shuffles: elsewhere sinking saves the work of threads
+  // that skip the block (particlefilter of bench/sci lost 15% without it
+  // on an H200).
+  std::optional<ScopedCodeGenOption> keepArithmeticNearShuffles;
+  if (containsWarpShuffles(module))
+    keepArithmeticNearShuffles.emplace("disable-machine-sink", true);
   std::unique_ptr<TargetMachine> machine =
       createNVPTXTargetMachine(gpuArch, ptxVersionFeature(module));
   if (!machine)
