@@ -31,8 +31,6 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -40,31 +38,12 @@ using namespace llvm;
 namespace respec {
 namespace {
 
+/// Any of the llvm.nvvm.shfl.sync.{idx,up,down,bfly}.{i32,f32}[p]
+/// intrinsics.
 bool isWarpShuffle(const Instruction &inst) {
-  const auto *call = dyn_cast<IntrinsicInst>(&inst);
-  if (!call)
-    return false;
-  switch (call->getIntrinsicID()) {
-  case Intrinsic::nvvm_shfl_sync_idx_i32:
-  case Intrinsic::nvvm_shfl_sync_idx_f32:
-  case Intrinsic::nvvm_shfl_sync_idx_i32p:
-  case Intrinsic::nvvm_shfl_sync_idx_f32p:
-  case Intrinsic::nvvm_shfl_sync_up_i32:
-  case Intrinsic::nvvm_shfl_sync_up_f32:
-  case Intrinsic::nvvm_shfl_sync_up_i32p:
-  case Intrinsic::nvvm_shfl_sync_up_f32p:
-  case Intrinsic::nvvm_shfl_sync_down_i32:
-  case Intrinsic::nvvm_shfl_sync_down_f32:
-  case Intrinsic::nvvm_shfl_sync_down_i32p:
-  case Intrinsic::nvvm_shfl_sync_down_f32p:
-  case Intrinsic::nvvm_shfl_sync_bfly_i32:
-  case Intrinsic::nvvm_shfl_sync_bfly_f32:
-  case Intrinsic::nvvm_shfl_sync_bfly_i32p:
-  case Intrinsic::nvvm_shfl_sync_bfly_f32p:
-    return true;
-  default:
-    return false;
-  }
+  const auto *call = dyn_cast<CallBase>(&inst);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  return callee && callee->getName().starts_with("llvm.nvvm.shfl.sync.");
 }
 
 /// Whether a shuffle must stay above `inst`: another convergent operation,
