@@ -6,20 +6,24 @@
 // multiply-add and ptxas kept their results live at once (79 registers per
 // thread for this kernel instead of nvcc's 32; measured with ptxas 13.0).
 //
+// The kernel is bench/core/gemm.cu's (groups of 8 lanes, float).
+//
 // REQUIRES: cuda-toolkit
+// RUN: %respec --target=nvptx --gpu-arch=sm_90 --emit=ptx -DREAL=float %S/../../bench/core/gemm.cu -o %t.gemm.ptx
+// RUN: FileCheck %s --input-file %t.gemm.ptx --check-prefix=GEMM
 // RUN: %respec --target=nvptx --gpu-arch=sm_90 --emit=ptx %s -o %t.ptx
 // RUN: FileCheck %s --input-file %t.ptx
 //
-// CHECK-LABEL: .entry _Z4gemmPKfS0_Pfi(
-// CHECK: shfl.sync.idx.b32
-// CHECK-NOT: shfl.sync
-// CHECK: fma.rn.f32
-// CHECK: shfl.sync.idx.b32
-// CHECK-NOT: shfl.sync
-// CHECK: fma.rn.f32
-// CHECK: shfl.sync.idx.b32
-// CHECK-NOT: shfl.sync
-// CHECK: fma.rn.f32
+// GEMM-LABEL: .entry _Z4gemmIfLi8EEvPKT_S2_PS0_i(
+// GEMM: shfl.sync.idx.b32
+// GEMM-NOT: shfl.sync
+// GEMM: fma.rn.f32
+// GEMM: shfl.sync.idx.b32
+// GEMM-NOT: shfl.sync
+// GEMM: fma.rn.f32
+// GEMM: shfl.sync.idx.b32
+// GEMM-NOT: shfl.sync
+// GEMM: fma.rn.f32
 //
 // A shuffle does not move past another convergent operation (here a
 // ballot) even when its result is used only after it.
@@ -29,31 +33,6 @@
 // CHECK: ret;
 
 #include <cuda_runtime.h>
-
-#define G 8
-
-__global__ void gemm(const float *A, const float *B, float *C, int batch) {
-  int problem = (blockIdx.x * blockDim.x + threadIdx.x) / G;
-  int lane = threadIdx.x % G;
-  bool active = problem < batch;
-  size_t base = (size_t)(active ? problem : batch - 1) * G * G;
-  float a[G], b[G], c[G];
-#pragma unroll
-  for (int r = 0; r < G; ++r) {
-    a[r] = A[base + r * G + lane];
-    b[r] = B[base + r * G + lane];
-    c[r] = 0;
-  }
-#pragma unroll
-  for (int k = 0; k < G; ++k)
-#pragma unroll
-    for (int r = 0; r < G; ++r)
-      c[r] += __shfl_sync(0xffffffffu, a[r], k, G) * b[k];
-  if (active)
-#pragma unroll
-    for (int r = 0; r < G; ++r)
-      C[base + r * G + lane] = c[r];
-}
 
 __global__ void voting(const int *in, int *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
