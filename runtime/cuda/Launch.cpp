@@ -22,7 +22,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 
 using namespace respec;
 using namespace respec::gpu;
@@ -144,37 +143,30 @@ cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
 // Profiling builds time each version (Tuning.cpp) with CUDA events recorded
 // on the launch's stream before and after its kernels: the GPU's time for
 // them, without the launch latency and the host's wait that a host clock
-// would add, which for short kernels can be larger than the kernels.
-namespace {
-struct TunedTiming {
-  CUevent start = nullptr;
-  CUstream stream = nullptr;
-};
-} // namespace
-
+// would add, which for short kernels can be larger than the kernels. Both
+// calls run inside the same launch function, so the current launch names
+// the stream; the token is the start event.
 uint64_t respec::startTunedTiming() {
   CurrentLaunch *launch = currentLaunch;
   if (!launch || launch->error != cudaSuccess)
     return 0;
   const DriverApi &api = driver();
-  auto timing = std::make_unique<TunedTiming>();
-  timing->stream = launch->stream;
-  launch->error =
-      checkDriver(api.eventCreate(&timing->start, 0), launch->call);
+  CUevent start = nullptr;
+  launch->error = checkDriver(api.eventCreate(&start, 0), launch->call);
   if (launch->error != cudaSuccess)
     return 0;
-  launch->error = checkDriver(api.eventRecord(timing->start, timing->stream),
-                              launch->call);
+  launch->error =
+      checkDriver(api.eventRecord(start, launch->stream), launch->call);
   if (launch->error != cudaSuccess) {
-    api.eventDestroy(timing->start);
+    api.eventDestroy(start);
     return 0;
   }
-  return reinterpret_cast<uint64_t>(timing.release());
+  return reinterpret_cast<uint64_t>(start);
 }
 
 uint64_t respec::finishTunedTiming(uint64_t token) {
-  std::unique_ptr<TunedTiming> timing(reinterpret_cast<TunedTiming *>(token));
-  if (!timing)
+  auto start = reinterpret_cast<CUevent>(token);
+  if (!start)
     return 0;
   const DriverApi &api = driver();
   CurrentLaunch *launch = currentLaunch;
@@ -185,17 +177,17 @@ uint64_t respec::finishTunedTiming(uint64_t token) {
   if (launch && launch->error == cudaSuccess) {
     cudaError_t status = checkDriver(api.eventCreate(&end, 0), launch->call);
     if (status == cudaSuccess)
-      status = checkDriver(api.eventRecord(end, timing->stream), launch->call);
+      status = checkDriver(api.eventRecord(end, launch->stream), launch->call);
     if (status == cudaSuccess)
       status = checkDriver(api.eventSynchronize(end), launch->call);
     if (status == cudaSuccess)
-      status = checkDriver(api.eventElapsedTime(&ms, timing->start, end),
-                           launch->call);
+      status =
+          checkDriver(api.eventElapsedTime(&ms, start, end), launch->call);
     launch->error = status;
   }
   if (end)
     api.eventDestroy(end);
-  api.eventDestroy(timing->start);
+  api.eventDestroy(start);
   return static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
 }
 

@@ -1282,20 +1282,18 @@ private:
     Value activeLanes = active.empty() ? Value() : laneVector(loc, active);
     Value existingLanes =
         existing.empty() ? Value() : laneVector(loc, existing);
-    Type valueType = value.getType();
     if (sources.size() == width && isVectorElementType(value.getType())) {
       Value vector = vectorOf(value);
       Value result = permuteHalfOfWide(loc, value, sources);
       if (!result)
         result = LLVM::ShuffleVectorOp::create(b, loc, vector, vector, sources);
       if (activeLanes) {
-        Value fallback = vector;
-        if (existingLanes)
-          fallback = arith::SelectOp::create(
-              b, loc,
-              LLVM::ShuffleVectorOp::create(b, loc, existingLanes,
-                                            existingLanes, sources),
-              vector, zeroOf(loc, vector.getType()));
+        Value fallback = inactiveSourceValue(
+            loc,
+            existingLanes ? LLVM::ShuffleVectorOp::create(
+                                b, loc, existingLanes, existingLanes, sources)
+                          : Value(),
+            vector);
         result = arith::SelectOp::create(
             b, loc,
             LLVM::ShuffleVectorOp::create(b, loc, activeLanes, activeLanes,
@@ -1315,11 +1313,9 @@ private:
                               .value_or(i);
         result = at(source, value);
         if (activeLanes && source != i) {
-          Value fallback = at(i, value);
-          if (!existing.empty())
-            fallback = arith::SelectOp::create(b, loc, existing[source],
-                                               fallback,
-                                               zeroOf(loc, valueType));
+          Value fallback = inactiveSourceValue(
+              loc, existing.empty() ? Value() : existing[source],
+              at(i, value));
           result = arith::SelectOp::create(b, loc, active[source], result,
                                            fallback);
         }
@@ -1330,12 +1326,12 @@ private:
         result =
             LLVM::ExtractElementOp::create(b, loc, vectorOf(value), source);
         if (activeLanes) {
-          Value fallback = own;
-          if (existingLanes)
-            fallback = arith::SelectOp::create(
-                b, loc,
-                LLVM::ExtractElementOp::create(b, loc, existingLanes, source),
-                own, zeroOf(loc, valueType));
+          Value fallback = inactiveSourceValue(
+              loc,
+              existingLanes ? LLVM::ExtractElementOp::create(
+                                  b, loc, existingLanes, source)
+                            : Value(),
+              own);
           result = arith::SelectOp::create(
               b, loc,
               LLVM::ExtractElementOp::create(b, loc, activeLanes, source),
@@ -1394,10 +1390,14 @@ private:
     return vector;
   }
 
-  /// Zero of a shuffled value's type (scalar or vector of integers or
-  /// floats).
-  Value zeroOf(Location loc, Type type) {
-    return LLVM::ZeroOp::create(b, loc, type);
+  /// What a lane (or vector of lanes) reads from a source lane that is not
+  /// active: zero where the source does not exist (`existsAtSource` false;
+  /// null in a full warp), else the reader's own value `own`.
+  Value inactiveSourceValue(Location loc, Value existsAtSource, Value own) {
+    if (!existsAtSource)
+      return own;
+    return arith::SelectOp::create(b, loc, existsAtSource, own,
+                                   LLVM::ZeroOp::create(b, loc, own.getType()));
   }
 
   /// Bit j set when lane j's predicate holds: the 32 predicates as a
