@@ -111,7 +111,7 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
     pm.addPass(createHoistThreadInvariantsPass());
   if (options.vectorizeThreadLoops && options.threadVectorLanes > 1)
     pm.addPass(createVectorizeThreadLoopsPass({options.threadVectorLanes}));
-  pm.addPass(createSerializeThreadLoopsPass());
+  pm.addPass(createSerializeThreadLoopsPass({options.parallelAccesses}));
   if (options.freezeBlockIndices)
     pm.addPass(createFreezeBlockIndicesPass());
   pm.addPass(createEmitModuleTablePass());

@@ -3,9 +3,11 @@
 // The 3-D thread loop (z, y, x) becomes a nest of scf.for with its first
 // dimension outermost, so x runs innermost; the grid loop around it and its
 // shared allocation stay as they are. The loops carry LLVM loop metadata
-// that disables unrolling (LLVM's loop vectorizer handles them instead).
+// that disables unrolling (LLVM's loop vectorizer handles them instead) and
+// declares the accesses of the thread body (here a call) parallel.
+// CHECK: #[[GROUP:.*]] = #llvm.access_group<id = distinct[0]<>>
 // CHECK: #[[UNROLL:.*]] = #llvm.loop_unroll<disable = true>
-// CHECK: #[[NOUNROLL_DEF:.*]] = #llvm.loop_annotation<unroll = #[[UNROLL]]>
+// CHECK: #[[NOUNROLL_DEF:.*]] = #llvm.loop_annotation<unroll = #[[UNROLL]], parallelAccesses = #[[GROUP]]>
 
 // CHECK-LABEL: llvm.func @__respec_launch.k(
 // CHECK-SAME: %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[P:[^:]*]]: !llvm.ptr)
@@ -23,7 +25,7 @@
 // CHECK-NEXT: %[[XI:.*]] = arith.index_castui %[[X]] : index to i32
 // CHECK-NEXT: %[[YI:.*]] = arith.index_castui %[[Y]] : index to i32
 // CHECK-NEXT: %[[ZI:.*]] = arith.index_castui %[[Z]] : index to i32
-// CHECK-NEXT: llvm.call @thread(%[[XI]], %[[YI]], %[[ZI]], %[[SH]], %[[P]])
+// CHECK-NEXT: llvm.call @thread(%[[XI]], %[[YI]], %[[ZI]], %[[SH]], %[[P]]) {access_groups = [#[[GROUP]]]}
 // CHECK-NEXT: } {loop_annotation = #[[NOUNROLL:.*]]}
 // CHECK-NEXT: } {loop_annotation = #[[NOUNROLL]]}
 // CHECK-NEXT: } {loop_annotation = #[[NOUNROLL]]}
@@ -111,3 +113,71 @@ func.func @reduction(%n: index) -> index {
   } {respec.parallel_level = "block"}
   return %sum : index
 }
+
+// -----
+
+// Each thread loop gets its own access group, holding its loads, stores and
+// calls, also inside nested control flow, next to groups an access already
+// has. Atomics and volatile accesses stay out (their loop is then not
+// parallel to LLVM). A loop with block-serial accesses (localized shared
+// atomics, which rely on one thread at a time) and a loop without accesses
+// get no group. (Attributes printed in place: distinct ids are numbered in
+// the order printed.)
+// RUN: %respec-opt --respec-serialize-thread-loops -split-input-file -verify-diagnostics --mlir-print-local-scope %s | FileCheck %s --check-prefix=GROUPS
+// GROUPS-LABEL: func.func @groups(
+// GROUPS: scf.for
+// GROUPS-NEXT: llvm.load %{{.*}} {access_groups = [#llvm.access_group<id = distinct[[[G1:[0-9]+]]]<>>]}
+// GROUPS: llvm.store %{{.*}} {access_groups = [#llvm.access_group<id = distinct[[[OLD:[0-9]+]]]<>>, #llvm.access_group<id = distinct[[[G1]]]<>>]}
+// GROUPS: llvm.atomicrmw add %{{[^{]*}} monotonic
+// GROUPS: llvm.load volatile %{{[^{]*}} :
+// GROUPS-NEXT: } {loop_annotation = #llvm.loop_annotation<unroll = <disable = true>, parallelAccesses = <id = distinct[[[G1]]]<>>>}
+// GROUPS: scf.for
+// GROUPS-NEXT: llvm.call @bump(%{{.*}}) {access_groups = [#llvm.access_group<id = distinct[[[G2:[0-9]+]]]<>>]}
+// GROUPS-NEXT: } {loop_annotation = #llvm.loop_annotation<unroll = <disable = true>, parallelAccesses = <id = distinct[[[G2]]]<>>>}
+// GROUPS: scf.for
+// GROUPS-NEXT: llvm.load %{{.*}} {respec.block_serial}
+// GROUPS-NEXT: arith.addi
+// GROUPS-NEXT: llvm.store %{{.*}} {respec.block_serial}
+// GROUPS-NEXT: } {loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}
+// GROUPS: scf.for
+// GROUPS-NEXT: func.call @use
+// GROUPS-NEXT: } {loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}
+#old = #llvm.access_group<id = distinct[0]<>>
+llvm.func @bump(!llvm.ptr)
+func.func private @use(index)
+func.func @groups(%p: !llvm.ptr, %q: !llvm.ptr, %n: index, %cond: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  scf.parallel (%x) = (%c0) to (%n) step (%c1) {
+    %v = llvm.load %p : !llvm.ptr -> i32
+    scf.if %cond {
+      llvm.store %v, %q {access_groups = [#old]} : i32, !llvm.ptr
+    }
+    %old = llvm.atomicrmw add %q, %one monotonic : !llvm.ptr, i32
+    %w = llvm.load volatile %p : !llvm.ptr -> i32
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  scf.parallel (%x) = (%c0) to (%n) step (%c1) {
+    llvm.call @bump(%p) : (!llvm.ptr) -> ()
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  scf.parallel (%x) = (%c0) to (%n) step (%c1) {
+    %v = llvm.load %p {respec.block_serial} : !llvm.ptr -> i32
+    %s = arith.addi %v, %one : i32
+    llvm.store %s, %p {respec.block_serial} : i32, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  scf.parallel (%x) = (%c0) to (%n) step (%c1) {
+    func.call @use(%x) : (index) -> ()
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  return
+}
+
+// With parallel-accesses=false the loops only disable unrolling.
+// RUN: %respec-opt --respec-serialize-thread-loops=parallel-accesses=false %s -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=OFF
+// OFF-NOT: parallelAccesses
+// OFF-LABEL: func.func @groups(
+// OFF: llvm.load %{{[^{]*}} : !llvm.ptr -> i32
+// OFF-NOT: parallelAccesses

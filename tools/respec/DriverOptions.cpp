@@ -119,6 +119,8 @@ static const OptionalOptimization kOptionalOptimizations[] = {
     {"block-size-spec", &mlir::respec::CPUPipelineOptions::specializeBlockSize},
     {"loop-interchange",
      &mlir::respec::CPUPipelineOptions::interchangeSerialLoops},
+    {"parallel-accesses",
+     &mlir::respec::CPUPipelineOptions::parallelAccesses},
     {"shared-atomics",
      &mlir::respec::CPUPipelineOptions::localizeSharedAtomics},
     {"thread-index-split",
@@ -480,9 +482,9 @@ Options:
                           testing): barrier-elim, barrier-uniform-control,
                           barrier-min-cut, block-index-freeze,
                           block-size-spec, loop-interchange,
-                          shared-atomics, thread-index-split,
-                          thread-licm, thread-vectorize, warp-interleave,
-                          all
+                          parallel-accesses, shared-atomics,
+                          thread-index-split, thread-licm,
+                          thread-vectorize, warp-interleave, all
   --enable-opt=<a,b,...>  Turn optional optimizations on; loop-interchange
                           (experimental) is off by default
   --coarsen=block=B,thread=T

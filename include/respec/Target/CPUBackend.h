@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <memory>
@@ -48,9 +49,20 @@ unsigned getDeviceVectorBits(const llvm::TargetMachine &target,
 /// A target machine for the host (code model, PIC) at `optLevel`.
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(unsigned optLevel);
 
-/// Runs LLVM's standard optimization pipeline at `optLevel` (0-3).
+/// Runs LLVM's standard optimization pipeline at `optLevel` (0-3), with
+/// DropPrivateAccessGroupsPass before the loop vectorizer.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &target,
                     unsigned optLevel);
+
+/// Takes accesses that may touch stack memory (allocas) out of their access
+/// groups: respec declares thread loops' accesses parallel, which a
+/// thread's local arrays, one alloca reused by every thread, are not
+/// (DropPrivateAccessGroups.cpp).
+struct DropPrivateAccessGroupsPass
+    : llvm::PassInfoMixin<DropPrivateAccessGroupsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &);
+};
 
 /// The constant block sizes the kernels of a CUDA translation unit are
 /// launched with in its host code `host`, as "KERNEL=BXxBYxBZ" entries

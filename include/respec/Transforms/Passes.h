@@ -87,6 +87,9 @@ struct CPUPipelineOptions {
   /// Thread-invariant operations and loads moved out of thread loops
   /// (respec-hoist-thread-invariants).
   bool hoistThreadInvariants = true;
+  /// Thread loops declare their accesses free of cross-thread dependences
+  /// (LLVM parallel-loop metadata; respec-serialize-thread-loops).
+  bool parallelAccesses = true;
   unsigned threadVectorLanes = 8;
   /// Lanes per SIMD group of interleaved warps (a power of two up to 32;
   /// 0: chosen from `vectorBits`, see respec-interleave-warp-lanes).

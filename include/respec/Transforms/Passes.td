@@ -473,7 +473,23 @@ def SerializeThreadLoopsPass
     thread loops without barriers, which the CPU pipeline guarantees. The
     loops carry LLVM loop metadata that disables unrolling, so that LLVM's
     loop vectorizer, not its full unrolling, handles short thread loops.
+
+    With `parallel-accesses`, the memory accesses of each thread loop are
+    put in an access group that the loops declare parallel
+    (`llvm.loop.parallel_accesses`): between barriers the threads of a
+    race-free block access no location one writes and another reads or
+    writes, so LLVM may vectorize without run-time alias checks. Left out
+    are atomics, volatile accesses and respec's block-serial accesses
+    (localized shared atomics); a thread loop with block-serial accesses is
+    not annotated. Accesses to thread-private stack memory are dropped from
+    the groups in LLVM (DropPrivateAccessGroups), after inlining.
   }];
+  let options = [
+    Option<"parallelAccesses", "parallel-accesses", "bool",
+           /*default=*/"true",
+           "Declare the thread loops' accesses free of cross-thread "
+           "dependences (LLVM parallel-loop metadata)">,
+  ];
   let dependentDialects = ["scf::SCFDialect", "LLVM::LLVMDialect"];
 }
 

@@ -59,6 +59,12 @@ void optimizeModule(Module &module, TargetMachine &target, unsigned optLevel) {
                             : optLevel == 2 ? OptimizationLevel::O2
                                             : OptimizationLevel::O3;
   runModulePipeline(module, &target, tuning, [&](PassBuilder &passBuilder) {
+    // After inlining, so that thread functions' allocas are seen where
+    // their accesses sit in the thread loops.
+    passBuilder.registerVectorizerStartEPCallback(
+        [](FunctionPassManager &passes, OptimizationLevel) {
+          passes.addPass(DropPrivateAccessGroupsPass());
+        });
     return optLevel == 0 ? passBuilder.buildO0DefaultPipeline(level)
                          : passBuilder.buildPerModuleDefaultPipeline(level);
   });
