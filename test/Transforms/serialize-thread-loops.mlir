@@ -3,11 +3,11 @@
 // The 3-D thread loop (z, y, x) becomes a nest of scf.for with its first
 // dimension outermost, so x runs innermost; the grid loop around it and its
 // shared allocation stay as they are. The loops carry LLVM loop metadata
-// that disables unrolling (LLVM's loop vectorizer handles them instead) and
-// declares the accesses of the thread body (here a call) parallel.
-// CHECK: #[[GROUP:.*]] = #llvm.access_group<id = distinct[0]<>>
+// that disables unrolling (LLVM's loop vectorizer handles them instead).
+// The thread body is a call that takes x, which LLVM may inline into any
+// access pattern, so its accesses are not declared parallel.
 // CHECK: #[[UNROLL:.*]] = #llvm.loop_unroll<disable = true>
-// CHECK: #[[NOUNROLL_DEF:.*]] = #llvm.loop_annotation<unroll = #[[UNROLL]], parallelAccesses = #[[GROUP]]>
+// CHECK: #[[NOUNROLL_DEF:.*]] = #llvm.loop_annotation<unroll = #[[UNROLL]]>
 
 // CHECK-LABEL: llvm.func @__respec_launch.k(
 // CHECK-SAME: %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[P:[^:]*]]: !llvm.ptr)
@@ -25,7 +25,7 @@
 // CHECK-NEXT: %[[XI:.*]] = arith.index_castui %[[X]] : index to i32
 // CHECK-NEXT: %[[YI:.*]] = arith.index_castui %[[Y]] : index to i32
 // CHECK-NEXT: %[[ZI:.*]] = arith.index_castui %[[Z]] : index to i32
-// CHECK-NEXT: llvm.call @thread(%[[XI]], %[[YI]], %[[ZI]], %[[SH]], %[[P]]) {access_groups = [#[[GROUP]]]}
+// CHECK-NEXT: llvm.call @thread(%[[XI]], %[[YI]], %[[ZI]], %[[SH]], %[[P]]) :
 // CHECK-NEXT: } {loop_annotation = #[[NOUNROLL:.*]]}
 // CHECK-NEXT: } {loop_annotation = #[[NOUNROLL]]}
 // CHECK-NEXT: } {loop_annotation = #[[NOUNROLL]]}
@@ -121,8 +121,12 @@ func.func @reduction(%n: index) -> index {
 // has. Atomics and volatile accesses stay out (their loop is then not
 // parallel to LLVM). A loop with block-serial accesses (localized shared
 // atomics, which rely on one thread at a time) and a loop without accesses
-// get no group. (Attributes printed in place: distinct ids are numbered in
-// the order printed.)
+// get no group. Accesses must be the same for all threads or move with x
+// (the innermost index) by their own size, through casts, sums, constant
+// multiples and address arithmetic, also with a serial loop's counter
+// whose start moves with x; a loop with a strided access (which LLVM
+// would turn into gathers) is left alone. (Attributes printed in place:
+// distinct ids are numbered in the order printed.)
 // RUN: %respec-opt --respec-serialize-thread-loops -split-input-file -verify-diagnostics --mlir-print-local-scope %s | FileCheck %s --check-prefix=GROUPS
 // GROUPS-LABEL: func.func @groups(
 // GROUPS: scf.for
@@ -134,6 +138,17 @@ func.func @reduction(%n: index) -> index {
 // GROUPS: scf.for
 // GROUPS-NEXT: llvm.call @bump(%{{.*}}) {access_groups = [#llvm.access_group<id = distinct[[[G2:[0-9]+]]]<>>]}
 // GROUPS-NEXT: } {loop_annotation = #llvm.loop_annotation<unroll = <disable = true>, parallelAccesses = <id = distinct[[[G2]]]<>>>}
+// GROUPS: scf.for
+// GROUPS: llvm.load %{{.*}} {access_groups = [#llvm.access_group<id = distinct[[[G3:[0-9]+]]]<>>]} : !llvm.ptr -> f32
+// GROUPS: scf.for
+// GROUPS: llvm.store %{{.*}} {access_groups = [#llvm.access_group<id = distinct[[[G3]]]<>>]} : f64, !llvm.ptr
+// GROUPS: } {loop_annotation = #llvm.loop_annotation<unroll = <disable = true>, parallelAccesses = <id = distinct[[[G3]]]<>>>}
+// GROUPS: scf.for
+// GROUPS: arith.muli %{{.*}}, %{{.*}} : index
+// GROUPS-NEXT: arith.index_cast
+// GROUPS-NEXT: llvm.getelementptr
+// GROUPS-NEXT: llvm.load %{{[^{]*}} : !llvm.ptr -> f32
+// GROUPS-NEXT: } {loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}
 // GROUPS: scf.for
 // GROUPS-NEXT: llvm.load %{{.*}} {respec.block_serial}
 // GROUPS-NEXT: arith.addi
@@ -160,6 +175,30 @@ func.func @groups(%p: !llvm.ptr, %q: !llvm.ptr, %n: index, %cond: i1) {
   } {respec.parallel_level = "block"}
   scf.parallel (%x) = (%c0) to (%n) step (%c1) {
     llvm.call @bump(%p) : (!llvm.ptr) -> ()
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  scf.parallel (%y, %x) = (%c0, %c0) to (%n, %n) step (%c1, %c1) {
+    %xi = arith.index_cast %x : index to i64
+    %row = arith.muli %y, %n : index
+    %rowi = arith.index_cast %row : index to i64
+    %a = llvm.getelementptr %p[%rowi, %xi] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<16 x f32>
+    %v = llvm.load %a : !llvm.ptr -> f32
+    %x3 = arith.addi %x, %n : index
+    scf.for %k = %x3 to %n step %c1 {
+      %ki = arith.index_cast %k : index to i64
+      %e = llvm.getelementptr %q[%ki] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %d = llvm.getelementptr %e[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %w = llvm.fpext %v : f32 to f64
+      llvm.store %w, %d : f64, !llvm.ptr
+    }
+    scf.reduce
+  } {respec.parallel_level = "block"}
+  scf.parallel (%x) = (%c0) to (%n) step (%c1) {
+    %c17 = arith.constant 17 : index
+    %s = arith.muli %x, %c17 : index
+    %si = arith.index_cast %s : index to i64
+    %a = llvm.getelementptr %p[%si] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %v = llvm.load %a : !llvm.ptr -> f32
     scf.reduce
   } {respec.parallel_level = "block"}
   scf.parallel (%x) = (%c0) to (%n) step (%c1) {

@@ -6,6 +6,7 @@
 // FILES-DAG: keep.device.ll
 // FILES-DAG: keep.parallel.mlir
 // FILES-DAG: keep.cpu.ll
+// FILES-DAG: keep.cpu-unoptimized.ll
 // RUN: FileCheck %s --check-prefix=DEVICE < %t.dir/keep.device.ll
 // DEVICE: target triple = "nvptx64-nvidia-cuda"
 // DEVICE: define {{.*}}ptx_kernel void @_Z6squarePi(
@@ -18,6 +19,13 @@
 // CPU-DAG: define {{.*}}@__respec_launch._Z6squarePi(
 // CPU-DAG: @__respec_module_table
 // CPU-DAG: define {{.*}}i32 @main(
+// The device code before LLVM's optimizations: the thread loop, still a
+// loop with respec's loop metadata, not yet inlined into anything.
+// RUN: FileCheck %s --check-prefix=UNOPT < %t.dir/keep.cpu-unoptimized.ll
+// UNOPT-NOT: target triple = "nvptx
+// UNOPT: define {{.*}}@__respec_launch._Z6squarePi(
+// UNOPT: !llvm.loop
+// UNOPT-NOT: define {{.*}}i32 @main(
 // Without --keep, nothing but the object is written.
 // RUN: rm -rf %t.dir2 && mkdir -p %t.dir2
 // RUN: %respec -c %s -o %t.dir2/keep.o

@@ -271,6 +271,9 @@ Driver::lowerForCPU(std::unique_ptr<Module> device, LLVMContext &llvmContext,
                            options.frontend.debugInfo);
   if (!deviceCode)
     return nullptr;
+  if (options.keepIntermediates)
+    writeText(intermediatePath(source, "cpu-unoptimized.ll"),
+              [&](raw_ostream &os) { deviceCode->print(os, nullptr); });
   // Device code is optimized like nvcc's, whatever -O says about the host.
   optimizeModule(*deviceCode, target, 3);
   return deviceCode;

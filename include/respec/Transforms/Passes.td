@@ -481,7 +481,9 @@ def SerializeThreadLoopsPass
     writes, so LLVM may vectorize without run-time alias checks. Left out
     are atomics, volatile accesses and respec's block-serial accesses
     (localized shared atomics); a thread loop with block-serial accesses is
-    not annotated. Accesses to thread-private stack memory are dropped from
+    not annotated, nor is one with an access that is neither the same for
+    all threads nor contiguous along x (LLVM would use gathers), or with a
+    call that takes the thread index. Accesses to thread-private stack memory are dropped from
     the groups in LLVM (DropPrivateAccessGroups), after inlining.
   }];
   let options = [

@@ -1,12 +1,18 @@
-// Per-thread local arrays in thread loops that respec declares parallel
-// (LLVM parallel-loop metadata): on the CPU a thread's local array is one
-// stack slot reused by every thread of the block, so its accesses must not
-// be treated as independent between threads, or the vectorized thread loop
-// reads another lane's table. (1) A barrier-free kernel whose thread
+// Per-thread local arrays and the thread loops respec declares parallel
+// (LLVM parallel-loop metadata). On the CPU a thread's local array can be
+// one stack slot reused by every thread of the block; its accesses must
+// not be treated as independent between threads, or a vectorized thread
+// loop reads another lane's table. (1) A barrier-free kernel whose thread
 // function (inlined by LLVM) fills a table and reads it at a data-dependent
-// index; (2) the same with the table's address kept in a pointer chosen at
-// run time; (3) a kernel with a barrier whose table is used on one side of
-// it only; (4) coarsened blocks, whose thread loops touch many arrays.
+// index: with every access declared parallel this failed (out[0] = 15)
+// until DropPrivateAccessGroupsPass took the table's accesses out; now
+// the loop is not declared parallel at all, its call taking the thread
+// index. (2) The same with the table's address in a pointer chosen at run
+// time. (3) A kernel with a barrier whose table is filled and read at an
+// index the same for all threads (barrier lowering gives each thread its
+// own slice). (4) A table used on one side of a barrier at a
+// data-dependent index. (5) Coarsened blocks, whose thread loops touch
+// many arrays.
 // RUN: %respec -O3 %s -o %t && %t | FileCheck %s
 // RUN: %respec -O3 --disable-opt=parallel-accesses %s -o %t.nopar && %t.nopar | FileCheck %s
 // RUN: %respec -O3 --coarsen=block=4,thread=2 %s -o %t.c4x2 && %t.c4x2 | FileCheck %s
@@ -34,6 +40,18 @@ __global__ void tableThroughPointer(const int *select, float *out, int n) {
   float *table = (select[t < n ? t : 0] & 8) ? odd : even;
   if (t < n)
     out[t] = table[select[t] & 7];
+}
+
+__global__ void tableUniformIndex(int pick, float *out, int n) {
+  __shared__ float picked[128];
+  float table[8];
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int i = 0; i < 8; ++i)
+    table[i] = (float)(t * (i + 1));
+  picked[threadIdx.x] = table[pick & 7];
+  __syncthreads();
+  if (t < n)
+    out[t] = picked[threadIdx.x];
 }
 
 __global__ void tableBeforeBarrier(const int *select, float *out, int n) {
@@ -82,6 +100,14 @@ int main() {
     want[t] = (select[t] & 8) ? (float)(t - i) : (float)(t + i);
   }
   ok &= check("tableThroughPointer", out, want, n);
+
+  for (int pick = 2; pick < 4; ++pick) {
+    tableUniformIndex<<<grid, block>>>(pick, out, n);
+    cudaDeviceSynchronize();
+    for (int t = 0; t < n; ++t)
+      want[t] = (float)(t * (pick + 1));
+    ok &= check("tableUniformIndex", out, want, n);
+  }
 
   tableBeforeBarrier<<<grid, block>>>(select, out, n);
   cudaDeviceSynchronize();
