@@ -29,10 +29,14 @@ struct Allocation {
   size_t size = 0;
   AllocationKind kind = AllocationKind::Device;
   unsigned flags = 0;
+  /// What the runtime got from the C library (`base` may lie past it); null
+  /// for registered host ranges.
+  void *storage = nullptr;
 };
 
 /// Allocates `size` bytes (at least 1) aligned like cudaMalloc's (256 bytes)
-/// and records it; null when out of memory.
+/// and records it; null when out of memory. Large allocations start at
+/// staggered offsets within a 4 KiB page (see Allocations.cpp).
 void *allocate(size_t size, AllocationKind kind, unsigned flags);
 
 /// Frees the allocation starting exactly at `ptr` if it has kind `kind`

@@ -2,6 +2,7 @@
 
 #include "RuntimeTest.h"
 
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -159,8 +160,40 @@ void testCopyPastAllocation() {
   CHECK_OK(cudaFree(dev));
 }
 
+/// Large allocations start at different offsets within a 4 KiB page (x86
+/// mistakes loads and stores 4 KiB apart for dependent ones), still
+/// 256-byte aligned, usable to their last byte, known to the pointer
+/// queries and freed by cudaFree; small ones are not padded.
+void testStaggeredLargeAllocations() {
+  const size_t bytes = (size_t(1) << 20) + 100;
+  std::vector<char *> arrays(4);
+  for (char *&array : arrays) {
+    CHECK_OK(cudaMalloc(&array, bytes));
+    CHECK(reinterpret_cast<uintptr_t>(array) % 256 == 0);
+    std::memset(array, 0x5a, bytes);
+    cudaPointerAttributes attr;
+    CHECK_OK(cudaPointerGetAttributes(&attr, array + bytes - 1));
+    CHECK(attr.type == cudaMemoryTypeDevice &&
+          attr.devicePointer == array + bytes - 1);
+  }
+  for (size_t i = 0; i < arrays.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      CHECK(reinterpret_cast<uintptr_t>(arrays[i]) % 4096 !=
+            reinterpret_cast<uintptr_t>(arrays[j]) % 4096);
+  char *copy = nullptr;
+  CHECK_OK(cudaMallocManaged(&copy, bytes));
+  CHECK_OK(cudaMemcpy(copy, arrays[3], bytes, cudaMemcpyDeviceToDevice));
+  CHECK(copy[0] == 0x5a && copy[bytes - 1] == 0x5a);
+  CHECK_OK(cudaFree(copy));
+  for (char *array : arrays)
+    CHECK_OK(cudaFree(array));
+  CHECK_EQ_ERR(cudaFree(arrays[0]), cudaErrorInvalidValue);
+  cudaGetLastError();
+}
+
 int main() {
   testMemcpyKinds();
+  testStaggeredLargeAllocations();
   testCopyPastAllocation();
   testPitched2D();
   testPitched3D();
