@@ -59,6 +59,10 @@ void respec::buildNVPTXLoweringPipeline(OpPassManager &pm,
 
 void respec::buildCPULoweringPipeline(OpPassManager &pm,
                                       const CPUPipelineOptions &options) {
+  // Barrier-free kernels in the thread loop, as kernels with barriers are:
+  // their bounds checks and `?:` on thread indices split like branches.
+  if (options.structureBarrierFreeKernels)
+    pm.addPass(createStructureThreadBodiesPass({/*barrierFreeKernels=*/true}));
   // Coarsening works on the parallel IR as raised: its SSA form shows which
   // control around barriers is uniform.
   addCoarsenPass(pm, options.coarsening);

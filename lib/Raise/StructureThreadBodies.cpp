@@ -252,19 +252,26 @@ static bool canStructure(LLVM::LLVMFuncOp launch, LLVM::CallOp call,
 }
 
 static LogicalResult structureKernel(LLVM::LLVMFuncOp launch,
-                                     SymbolTable &symbols) {
+                                     SymbolTable &symbols,
+                                     bool barrierFreeKernels) {
   LLVM::CallOp call = findThreadCall(launch);
   if (!call || !call.getCallee())
     return success();
   auto threadFn = symbols.lookup<LLVM::LLVMFuncOp>(*call.getCallee());
-  if (!threadFn || threadFn.isExternal())
+  // In a kernel structured before, the calls left in the thread loop are
+  // the kernel's own calls of device functions.
+  if (!threadFn || threadFn.isExternal() ||
+      !threadFn->hasAttr(kThreadFunctionOfAttr))
     return success();
   // Kernels with barriers must be structured. Those without are structured
   // too where each thread runs a loop, so that the CPU back end can run the
   // threads of a block as SIMD lanes around it (LLVM's loop vectorizer
-  // only handles innermost loops); where that fails they keep the call.
+  // only handles innermost loops), and all of them when asked (the CPU
+  // back end splits their thread loops where branches on the thread index
+  // change); where that fails they keep the call.
   if (!usesBlockOrWarpSync(threadFn) &&
-      !(hasLoop(threadFn) && canStructure(launch, call, threadFn)))
+      !((hasLoop(threadFn) || barrierFreeKernels) &&
+        canStructure(launch, call, threadFn)))
     return success();
   std::string kernelName = llvm::demangle(
       launch->getAttrOfType<StringAttr>(kKernelNameAttr).getValue().str());
@@ -294,6 +301,7 @@ namespace {
 struct StructureThreadBodiesPass
     : public respec::impl::StructureThreadBodiesPassBase<
           StructureThreadBodiesPass> {
+  using StructureThreadBodiesPassBase::StructureThreadBodiesPassBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -303,7 +311,8 @@ struct StructureThreadBodiesPass
         launches.push_back(func);
     bool failedAny = false;
     for (LLVM::LLVMFuncOp launch : launches)
-      failedAny |= failed(structureKernel(launch, symbols));
+      failedAny |=
+          failed(structureKernel(launch, symbols, barrierFreeKernels));
     if (failedAny)
       signalPassFailure();
   }

@@ -5,7 +5,8 @@
 // address spaces flattened, the kernel raised to a launch function whose
 // grid loop is an OpenMP worksharing loop (collapsed over z, y, x) that
 // allocates the block's shared memory and runs the threads as a serial
-// x-innermost loop nest calling the per-thread function; libdevice mapped to
+// x-innermost loop nest around the kernel's body (inlined from the
+// per-thread function, also without barriers); libdevice mapped to
 // intrinsics; the module table registered. Only the LLVM and OpenMP
 // dialects remain.
 
@@ -13,23 +14,23 @@
 // CHECK-NOT: !llvm.ptr<
 // CHECK-NOT: @tile
 // CHECK: llvm.mlir.global external @scale(2.000000e+00 : f32) {{.*}}respec.address_space = 4
-// CHECK-LABEL: llvm.func internal @__respec_thread._Z1kPfi(
-// CHECK-SAME: %[[TID:[^:]*]]: i32, {{.*}}, %[[BASE:[^:]*]]: !llvm.ptr, %[[X:[^:]*]]: !llvm.ptr, %[[N:[^:]*]]: i32)
-// CHECK-SAME: attributes {always_inline, respec.thread_function_of = "_Z1kPfi"}
-// CHECK: llvm.getelementptr %[[BASE]]
-// CHECK: llvm.icmp "slt" %{{.*}}, %[[N]]
-// CHECK: llvm.call_intrinsic "llvm.sin.f32"
+// CHECK-NOT: @__respec_thread
 // CHECK-LABEL: llvm.func @__respec_launch._Z1kPfi(
 // CHECK-SAME: respec.static_shared_bytes = 16 : i64
+// CHECK: %[[N_ADDR:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[N:.*]] = llvm.load %[[N_ADDR]] : !llvm.ptr -> i32
 // CHECK: %[[BYTES:.*]] = llvm.mlir.constant(16 : i64) : i64
 // CHECK: omp.parallel {
 // CHECK-NEXT: omp.wsloop {
 // CHECK-NEXT: omp.loop_nest (%{{.*}}, %{{.*}}, %{{.*}}) : i64 = {{.*}} collapse(3) {
 // CHECK: %[[SHARED:.*]] = llvm.call @__respec_shared_memory(%[[BYTES]])
+// CHECK: %[[TILE:.*]] = llvm.getelementptr %[[SHARED]]
 // CHECK: llvm.icmp "slt"
 // CHECK: llvm.icmp "slt"
 // CHECK: llvm.icmp "slt"
-// CHECK: llvm.call @__respec_thread._Z1kPfi({{.*}}, %[[SHARED]], {{.*}})
+// CHECK: llvm.icmp "slt" %{{.*}}, %[[N]] : i32
+// CHECK: llvm.call_intrinsic "llvm.sin.f32"
+// CHECK: llvm.store %{{.*}}, %[[TILE]]
 // CHECK: omp.yield
 // CHECK: omp.terminator
 // CHECK: llvm.mlir.global private constant @__respec_kernels.{{[0-9]+}}() {{.*}} : !llvm.array<1 x struct<(ptr, ptr, i64, i32, i32, ptr)>>

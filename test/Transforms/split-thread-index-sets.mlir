@@ -223,3 +223,48 @@ func.func @barrier_left(%p: !llvm.ptr) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+// `col < n - 1 ? C[k + 1] : C[k]`, which clang turns into a select of the
+// offset: a select's condition splits the loop like a branch's, so that
+// the first 15 threads load at a constant offset (a vector load for LLVM,
+// not a gather) and thread 15 at the other.
+// CHECK-LABEL: func.func @select_offset(
+// CHECK: %[[C15:.*]] = arith.constant 15 : index
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[C15]])
+// CHECK-NOT: llvm.select
+// CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK-NOT: llvm.select
+// CHECK: llvm.getelementptr %{{.*}}[%[[FOUR]]]
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK: scf.parallel
+// CHECK-NOT: llvm.select
+// CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-NOT: llvm.select
+// CHECK: llvm.getelementptr %{{.*}}[%[[ZERO]]]
+// CHECK: } {respec.parallel_level = "block"}
+func.func @select_offset(%p: !llvm.ptr, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c16) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %last = llvm.mlir.constant(15 : i32) : i32
+      %four = llvm.mlir.constant(4 : i64) : i64
+      %zero = llvm.mlir.constant(0 : i64) : i64
+      %i = arith.index_cast %t : index to i64
+      %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %inside = llvm.icmp "slt" %ti, %last : i32
+      %off = llvm.select %inside, %four, %zero : i1, i64
+      %e = llvm.getelementptr %q[%off] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+      %v = llvm.load %e : !llvm.ptr -> f32
+      %o = llvm.getelementptr %out[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %o : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

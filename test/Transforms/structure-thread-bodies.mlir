@@ -17,9 +17,23 @@
 // CHECK: } {respec.parallel_level = "block"}
 // CHECK-NOT: @__respec_thread._Z3rowPi
 
-// A kernel without barriers keeps its per-thread function.
+// A kernel without barriers keeps its per-thread function; with
+// barrier-free-kernels (the CPU pipeline's second run) it is inlined too.
 // CHECK-LABEL: llvm.func @__respec_launch._Z4flatPi(
 // CHECK: llvm.call @__respec_thread._Z4flatPi(
+// RUN: respec-opt --respec-raise-kernels --respec-structure-thread-bodies --respec-structure-thread-bodies=barrier-free-kernels=true %s | FileCheck %s --check-prefix=ALL
+// ALL-LABEL: llvm.func @__respec_launch._Z4flatPi(
+// ALL: scf.parallel
+// ALL-NOT: llvm.call
+// ALL: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr
+// ALL: } {respec.parallel_level = "block"}
+// ALL-NOT: @__respec_thread._Z4flatPi
+// A kernel structured by the first run keeps its calls of device functions
+// (which are no thread functions) in the second.
+// ALL-LABEL: llvm.func @__respec_launch._Z6calledPi(
+// ALL: respec.barrier
+// ALL: llvm.call @_Z6helperi(
+// ALL: } {respec.parallel_level = "block"}
 module {
   llvm.func ptx_kernelcc @_Z3rowPi(%x: !llvm.ptr) {
     %tid = nvvm.read.ptx.sreg.tid.x : i32
@@ -38,6 +52,20 @@ module {
     %all = llvm.call_intrinsic "llvm.nvvm.barrier.cta.red.and.aligned.all"(%z, %pred) : (i32, i1) -> i1
     %w = llvm.zext %all : i1 to i32
     llvm.store %w, %p : i32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func @_Z6helperi(%v: i32) -> i32 attributes {no_inline} {
+    %m = llvm.mul %v, %v : i32
+    llvm.return %m : i32
+  }
+  llvm.func ptx_kernelcc @_Z6calledPi(%x: !llvm.ptr) {
+    %tid = nvvm.read.ptx.sreg.tid.x : i32
+    %z = llvm.mlir.constant(0 : i32) : i32
+    %i = llvm.sext %tid : i32 to i64
+    %p = llvm.getelementptr %x[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+    llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%z) : (i32) -> ()
+    %h = llvm.call @_Z6helperi(%tid) : (i32) -> i32
+    llvm.store %h, %p : i32, !llvm.ptr
     llvm.return
   }
   llvm.func ptx_kernelcc @_Z4flatPi(%x: !llvm.ptr) {

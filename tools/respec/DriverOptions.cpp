@@ -123,6 +123,8 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::parallelAccesses},
     {"shared-atomics",
      &mlir::respec::CPUPipelineOptions::localizeSharedAtomics},
+    {"structure-all",
+     &mlir::respec::CPUPipelineOptions::structureBarrierFreeKernels},
     {"thread-index-split",
      &mlir::respec::CPUPipelineOptions::splitThreadIndexSets},
     {"thread-licm", &mlir::respec::CPUPipelineOptions::hoistThreadInvariants},
@@ -483,8 +485,9 @@ Options:
                           barrier-min-cut, block-index-freeze,
                           block-size-spec, loop-interchange,
                           parallel-accesses, shared-atomics,
-                          thread-index-split, thread-licm,
-                          thread-vectorize, warp-interleave, all
+                          structure-all, thread-index-split,
+                          thread-licm, thread-vectorize,
+                          warp-interleave, all
   --enable-opt=<a,b,...>  Turn optional optimizations on; loop-interchange
                           (experimental) is off by default
   --coarsen=block=B,thread=T

@@ -90,6 +90,10 @@ struct CPUPipelineOptions {
   /// Thread loops declare their accesses free of cross-thread dependences
   /// (LLVM parallel-loop metadata; respec-serialize-thread-loops).
   bool parallelAccesses = true;
+  /// Kernels without barriers inlined into their thread loops as
+  /// structured control flow (respec-structure-thread-bodies), so that
+  /// index-set splitting sees their branches.
+  bool structureBarrierFreeKernels = true;
   unsigned threadVectorLanes = 8;
   /// Lanes per SIMD group of interleaved warps (a power of two up to 32;
   /// 0: chosen from `vectorBits`, see respec-interleave-warp-lanes).

@@ -62,8 +62,17 @@ def StructureThreadBodiesPass
     with an error at the user's line. Kernels without barriers whose
     per-thread function has a loop are inlined and structured the same way
     when their graph allows it (for the CPU back end's thread vectorizer);
-    otherwise, and for the other kernels, the call stays.
+    otherwise, and for the other kernels, the call stays. With
+    `barrier-free-kernels`, every kernel whose graph allows it is inlined
+    and structured (the CPU pipeline runs the pass again so, for its
+    index-set splitting); kernels already structured have no call left and
+    are skipped.
   }];
+  let options = [
+    Option<"barrierFreeKernels", "barrier-free-kernels", "bool",
+           /*default=*/"false",
+           "Also structure kernels without barriers or loops">,
+  ];
   let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
                            "arith::ArithDialect", "cf::ControlFlowDialect",
                            "respec::RespecDialect"];
@@ -219,7 +228,9 @@ def SplitThreadIndexSetsPass : Pass<"respec-split-thread-index-sets",
     threadIdx.x < n`) is taken by a range of threads. The loop is split at
     the ends of that range into loops in which the condition is a constant
     and the branch is gone, so that LLVM can vectorize them. Switches on a
-    thread index become chains of such branches first. Between barriers
+    thread index become chains of such branches first; the conditions of
+    selects split the same way (the select then picks one value). Between
+    barriers
     CUDA does not order the threads of a block, so running them in another
     order is correct. At most `max-pieces` loops come from one thread loop
     (4 if its bounds are not constants), and the parts may add at most

@@ -12,7 +12,9 @@
 // ends into several thread loops, each over one range, in which the
 // condition is a constant and the branch is gone: `if (tx == 0)` in a loop
 // over 16 threads becomes a loop over thread 0 with the branch taken and a
-// loop over threads 1..15 without it.
+// loop over threads 1..15 without it. The condition of a select splits the
+// same way: clang turns `col < n - 1 ? C[k + 1] : C[k]` into a select of
+// the offset, which LLVM's vectorizer would make a gather.
 //
 // Running the threads of a block in a different order is always correct:
 // between two barriers (and barrier lowering has removed them all by now)
@@ -375,9 +377,15 @@ void inlineTakenBranch(RewriterBase &rewriter, scf::IfOp ifOp, bool taken) {
 }
 
 /// Inlines the taken branch of every scf.if in `root` whose condition is
-/// now a constant.
+/// now a constant, and replaces such selects by the value they select.
 void foldConstantBranches(Operation *root) {
   IRRewriter rewriter(root->getContext());
+  root->walk([&](Operation *op) {
+    if (!isa<LLVM::SelectOp, arith::SelectOp>(op))
+      return;
+    if (std::optional<bool> value = evaluateCondition(op->getOperand(0)))
+      rewriter.replaceOp(op, op->getOperand(*value ? 1 : 2));
+  });
   while (true) {
     scf::IfOp known;
     bool taken = false;
@@ -541,9 +549,16 @@ private:
   std::optional<SplitPredicate> findPredicate(scf::ParallelOp loop) {
     ThreadIndexMatcher matcher(loop);
     std::optional<SplitPredicate> found;
-    loop.getBody()->walk<WalkOrder::PreOrder>([&](scf::IfOp ifOp) {
+    loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      Value condition;
+      if (auto ifOp = dyn_cast<scf::IfOp>(op))
+        condition = ifOp.getCondition();
+      else if (isa<LLVM::SelectOp, arith::SelectOp>(op))
+        condition = op->getOperand(0);
+      if (!condition || !condition.getType().isInteger(1))
+        return WalkResult::advance();
       SmallVector<Value> leaves;
-      collectConditionLeaves(ifOp.getCondition(), leaves);
+      collectConditionLeaves(condition, leaves);
       for (Value leaf : leaves) {
         Operation *cmp = leaf.getDefiningOp();
         if (!cmp || !loop->isAncestor(cmp) || rejected.contains(cmp))
