@@ -17,7 +17,8 @@
 // CHECK-NOT: @__respec_thread
 // CHECK-LABEL: llvm.func @__respec_launch._Z1kPfi(
 // CHECK-SAME: respec.static_shared_bytes = 16 : i64
-// CHECK: %[[N_ADDR:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[N_SLOT:.*]] = llvm.getelementptr %{{.*}}[1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK: %[[N_ADDR:.*]] = llvm.load %[[N_SLOT]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[N:.*]] = llvm.load %[[N_ADDR]] : !llvm.ptr -> i32
 // CHECK: %[[BYTES:.*]] = llvm.mlir.constant(16 : i64) : i64
 // CHECK: omp.parallel {
@@ -79,13 +80,18 @@ module attributes {dlti.dl_spec = #dlti.dl_spec<!llvm.ptr = dense<64> : vector<4
 
 // -----
 
-// A 2-D kernel without shared memory reads blockIdx.y/threadIdx.y: their
-// parameters come from the y loops; the null shared base needs no call.
+// A 2-D kernel without shared memory reads blockIdx.y/threadIdx.y: they
+// are the y indices of the block loop and of the thread loops (z, y, x);
+// no shared memory is allocated.
 // CHECK-LABEL: llvm.func @__respec_launch.k2d(
 // CHECK-NOT: __respec_shared_memory
-// CHECK: omp.loop_nest
-// CHECK: llvm.mlir.zero : !llvm.ptr
-// CHECK: llvm.call @__respec_thread.k2d(
+// CHECK: omp.loop_nest (%{{[^,]*}}, %[[BY:[^,]*]], %{{[^)]*}}) : i64
+// CHECK: %[[BYF:.*]] = llvm.freeze %[[BY]] : i64
+// CHECK: %[[BYI:.*]] = llvm.trunc %[[BYF]] : i64 to i32
+// CHECK: ^bb{{[0-9]+}}(%{{.*}}: i64):
+// CHECK: ^bb{{[0-9]+}}(%[[TY:.*]]: i64):
+// CHECK: %[[TYI:.*]] = llvm.trunc %[[TY]] : i64 to i32
+// CHECK: llvm.add %[[TYI]], %[[BYI]] : i32
 // CHECK: llvm.mlir.global external constant @__respec_module_table()
 llvm.func ptx_kernelcc @k2d(%out: !llvm.ptr<1>) {
   %ty = nvvm.read.ptx.sreg.tid.y : i32

@@ -17,23 +17,24 @@
 // CHECK: } {respec.parallel_level = "block"}
 // CHECK-NOT: @__respec_thread._Z3rowPi
 
+// A kernel structured by the first run keeps its calls of device functions
+// (which are no thread functions) in the second run below.
+// BFK-LABEL: llvm.func @__respec_launch._Z6calledPi(
+// BFK: respec.barrier
+// BFK: llvm.call @_Z6helperi(
+// BFK: } {respec.parallel_level = "block"}
+
 // A kernel without barriers keeps its per-thread function; with
 // barrier-free-kernels (the CPU pipeline's second run) it is inlined too.
 // CHECK-LABEL: llvm.func @__respec_launch._Z4flatPi(
 // CHECK: llvm.call @__respec_thread._Z4flatPi(
-// RUN: respec-opt --respec-raise-kernels --respec-structure-thread-bodies --respec-structure-thread-bodies=barrier-free-kernels=true %s | FileCheck %s --check-prefix=ALL
-// ALL-LABEL: llvm.func @__respec_launch._Z4flatPi(
-// ALL: scf.parallel
-// ALL-NOT: llvm.call
-// ALL: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr
-// ALL: } {respec.parallel_level = "block"}
-// ALL-NOT: @__respec_thread._Z4flatPi
-// A kernel structured by the first run keeps its calls of device functions
-// (which are no thread functions) in the second.
-// ALL-LABEL: llvm.func @__respec_launch._Z6calledPi(
-// ALL: respec.barrier
-// ALL: llvm.call @_Z6helperi(
-// ALL: } {respec.parallel_level = "block"}
+// RUN: respec-opt --respec-raise-kernels --respec-structure-thread-bodies --respec-structure-thread-bodies=barrier-free-kernels=true %s | FileCheck %s --check-prefix=BFK
+// BFK-LABEL: llvm.func @__respec_launch._Z4flatPi(
+// BFK: scf.parallel
+// BFK-NOT: llvm.call
+// BFK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr
+// BFK: } {respec.parallel_level = "block"}
+// BFK-NOT: @__respec_thread._Z4flatPi
 module {
   llvm.func ptx_kernelcc @_Z3rowPi(%x: !llvm.ptr) {
     %tid = nvvm.read.ptx.sreg.tid.x : i32

@@ -121,6 +121,9 @@ private:
       return scale(def);
     if (auto gep = dyn_cast<LLVM::GEPOp>(def))
       return addressCoefficient(gep);
+    // What regions yield (scf.if, loops) is not followed.
+    if (def->getNumRegions() != 0)
+      return std::nullopt;
     // Anything else moves with x only if an operand does.
     for (Value operand : def->getOperands())
       if (coefficient(operand) != 0)
@@ -148,8 +151,9 @@ private:
       if (!c || !k)
         continue;
       if (shift)
-        return *k >= 0 && *k < 32 ? std::optional<int64_t>(*c << *k)
-                                  : std::nullopt;
+        return *k >= 0 && *k < 32
+                   ? std::optional<int64_t>(*c * (int64_t(1) << *k))
+                   : std::nullopt;
       return *c * *k;
     }
     if (coefficient(def->getOperand(0)) == 0 &&
@@ -189,9 +193,9 @@ private:
 /// be inlined into anything, so such loops are left to LLVM's own
 /// analysis.
 static bool isContiguousAlongX(scf::ParallelOp loop) {
-  InnermostStrides strides(loop, DataLayout::closest(loop));
-  int64_t step = getConstantIntValue(loop.getStep().back()).value_or(1);
   DataLayout layout = DataLayout::closest(loop);
+  InnermostStrides strides(loop, layout);
+  int64_t step = getConstantIntValue(loop.getStep().back()).value_or(1);
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
     Value address;
     Type accessed;
