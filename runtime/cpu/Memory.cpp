@@ -21,6 +21,17 @@ size_t roundUp(size_t value, size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
+/// The pitch of rows of `width` bytes: the texture alignment, and not a
+/// multiple of 4 KiB. Rows a multiple of 4 KiB apart put a tile's rows in
+/// one L1 set, and x86 cores hold a load back behind an earlier store to
+/// another row at the same offset ("4K aliasing", see Allocations.cpp);
+/// CUDA leaves the pitch to the implementation.
+size_t rowPitch(size_t width) {
+  constexpr size_t page = 4096;
+  size_t pitch = roundUp(width ? width : 1, pitchAlignment);
+  return pitch % page == 0 ? pitch + pitchAlignment : pitch;
+}
+
 cudaError_t allocateInto(void **ptr, size_t size, AllocationKind kind,
                          unsigned flags, const char *call) {
   if (!ptr)
@@ -118,7 +129,7 @@ extern "C" cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch,
                                        size_t width, size_t height) {
   if (!pitch)
     return reportError(cudaErrorInvalidValue, "cudaMallocPitch");
-  *pitch = roundUp(width ? width : 1, pitchAlignment);
+  *pitch = rowPitch(width);
   return allocateInto(devPtr, *pitch * height, AllocationKind::Device, 0,
                       "cudaMallocPitch");
 }
@@ -127,7 +138,7 @@ extern "C" cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
                                     struct cudaExtent extent) {
   if (!pitchedDevPtr)
     return reportError(cudaErrorInvalidValue, "cudaMalloc3D");
-  size_t pitch = roundUp(extent.width ? extent.width : 1, pitchAlignment);
+  size_t pitch = rowPitch(extent.width);
   void *ptr = nullptr;
   cudaError_t status = allocateInto(&ptr, pitch * extent.height * extent.depth,
                                     AllocationKind::Device, 0, "cudaMalloc3D");

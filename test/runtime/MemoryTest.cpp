@@ -41,6 +41,20 @@ void testPitched2D() {
   CHECK_OK(
       cudaMallocPitch(reinterpret_cast<void **>(&dev), &pitch, width, height));
   CHECK(pitch % 512 == 0 && pitch >= width);
+  // Rows of a power-of-two width are not put a multiple of 4 KiB apart.
+  for (size_t wide : {size_t(4096), size_t(8192), size_t(4000)}) {
+    char *rows = nullptr;
+    size_t rowPitch = 0;
+    CHECK_OK(cudaMallocPitch(reinterpret_cast<void **>(&rows), &rowPitch,
+                             wide, 3));
+    CHECK(rowPitch % 512 == 0 && rowPitch >= wide && rowPitch % 4096 != 0);
+    rows[2 * rowPitch + wide - 1] = 1;
+    CHECK_OK(cudaFree(rows));
+  }
+  cudaPitchedPtr volume;
+  CHECK_OK(cudaMalloc3D(&volume, make_cudaExtent(2048, 2, 2)));
+  CHECK(volume.pitch >= 2048 && volume.pitch % 4096 != 0);
+  CHECK_OK(cudaFree(volume.ptr));
   std::vector<char> src(width * height), dst(width * height, 0);
   for (size_t i = 0; i < src.size(); ++i)
     src[i] = char(i * 7);
