@@ -17,6 +17,7 @@
 #include "Allocations.h"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <iterator>
 #include <map>
@@ -65,9 +66,12 @@ void *allocate(size_t size, AllocationKind kind, unsigned flags) {
     return nullptr;
   bool staggered = rounded >= staggeredMinimum;
   size_t bytes = rounded ? rounded : allocationAlignment;
-  if (staggered && bytes + pageBytes < bytes) // overflow
+  // aligned_alloc wants a size that is a multiple of the alignment; a
+  // staggered block gets a page more for its offset (at most 15 * 256).
+  size_t pages = bytes / pageBytes + 2;
+  if (staggered && pages > SIZE_MAX / pageBytes) // overflow
     return nullptr;
-  void *storage = staggered ? std::aligned_alloc(pageBytes, bytes + pageBytes)
+  void *storage = staggered ? std::aligned_alloc(pageBytes, pages * pageBytes)
                             : std::aligned_alloc(allocationAlignment, bytes);
   if (!storage)
     return nullptr;
