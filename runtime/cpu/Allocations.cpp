@@ -33,7 +33,7 @@ constexpr size_t allocationAlignment = 256;
 /// Allocations from this size on are staggered; below it the padding would
 /// cost more than the arrays could lose to aliasing.
 constexpr size_t staggeredMinimum = 64 * 1024;
-constexpr size_t pageBytes = 4096;
+constexpr size_t pageBytes = aliasingPeriod;
 constexpr unsigned colours = pageBytes / allocationAlignment;
 
 /// The offset of the next large allocation within its page.

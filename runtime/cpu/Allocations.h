@@ -24,6 +24,10 @@ enum class AllocationKind {
   RegisteredHost, ///< cudaHostRegister (memory owned by the program)
 };
 
+/// x86 cores take a load for dependent on an earlier store whose address
+/// agrees with it modulo this many bytes (see Allocations.cpp).
+inline constexpr size_t aliasingPeriod = 4096;
+
 struct Allocation {
   void *base = nullptr;
   size_t size = 0;

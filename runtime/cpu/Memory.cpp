@@ -27,9 +27,8 @@ size_t roundUp(size_t value, size_t multiple) {
 /// another row at the same offset ("4K aliasing", see Allocations.cpp);
 /// CUDA leaves the pitch to the implementation.
 size_t rowPitch(size_t width) {
-  constexpr size_t page = 4096;
   size_t pitch = roundUp(width ? width : 1, pitchAlignment);
-  return pitch % page == 0 ? pitch + pitchAlignment : pitch;
+  return pitch % aliasingPeriod == 0 ? pitch + pitchAlignment : pitch;
 }
 
 cudaError_t allocateInto(void **ptr, size_t size, AllocationKind kind,

@@ -64,9 +64,9 @@ def StructureThreadBodiesPass
     when their graph allows it (for the CPU back end's thread vectorizer);
     otherwise, and for the other kernels, the call stays. With
     `barrier-free-kernels`, every kernel whose graph allows it is inlined
-    and structured (the CPU pipeline runs the pass again so, for its
-    index-set splitting); kernels already structured have no call left and
-    are skipped.
+    and structured (the CPU pipeline runs the pass a second time so, for
+    its index-set splitting); the thread loops of kernels structured before
+    hold no call of a thread function and are skipped.
   }];
   let options = [
     Option<"barrierFreeKernels", "barrier-free-kernels", "bool",
@@ -494,8 +494,9 @@ def SerializeThreadLoopsPass
     (localized shared atomics); a thread loop with block-serial accesses is
     not annotated, nor is one with an access that is neither the same for
     all threads nor contiguous along x (LLVM would use gathers), or with a
-    call that takes the thread index. Accesses to thread-private stack memory are dropped from
-    the groups in LLVM (DropPrivateAccessGroups), after inlining.
+    call that takes the thread index. Accesses to thread-private stack
+    memory are dropped from the groups in LLVM (DropPrivateAccessGroups),
+    after inlining.
   }];
   let options = [
     Option<"parallelAccesses", "parallel-accesses", "bool",
