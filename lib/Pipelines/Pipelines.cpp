@@ -63,6 +63,9 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
   // their bounds checks and `?:` on thread indices split like branches.
   if (options.structureBarrierFreeKernels)
     pm.addPass(createStructureThreadBodiesPass({/*barrierFreeKernels=*/true}));
+  // Loop counters and exit tests in plain sight for the analyses below.
+  if (options.simplifyLoopExits)
+    pm.addPass(createSimplifyLoopExitsPass());
   // Coarsening works on the parallel IR as raised: its SSA form shows which
   // control around barriers is uniform.
   addCoarsenPass(pm, options.coarsening);
@@ -94,6 +97,10 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
   pm.addPass(createLowerDeviceIntrinsicsToCPUPass());
   if (options.localizeSharedAtomics)
     pm.addPass(createLocalizeSharedAtomicsPass());
+  // `for (i = tid; i < n; i += blockDim.x)`: uniform control, for the
+  // interchange, the thread vectorizer and index-set splitting.
+  if (options.simplifyLoopExits && options.uniformizeStridedLoops)
+    pm.addPass(createUniformizeStridedLoopsPass());
   if (options.interchangeSerialLoops)
     pm.addPass(createInterchangeSerialLoopsPass());
   // Barriers: uniform control first, then reducing barriers become plain

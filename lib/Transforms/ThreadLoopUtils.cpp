@@ -36,6 +36,56 @@ SmallVector<scf::ParallelOp> mlir::respec::collectThreadLoops(Operation *root) {
   return loops;
 }
 
+std::optional<IntComparison>
+mlir::respec::matchIntComparison(Value condition) {
+  Operation *def = condition.getDefiningOp();
+  if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(def))
+    return IntComparison{cmp.getPredicate(), cmp.getLhs(), cmp.getRhs()};
+  auto icmp = dyn_cast_or_null<LLVM::ICmpOp>(def);
+  if (!icmp || !icmp.getLhs().getType().isIntOrIndex())
+    return std::nullopt;
+  // The two enums name the same predicates.
+  std::optional<arith::CmpIPredicate> predicate = arith::symbolizeCmpIPredicate(
+      LLVM::stringifyICmpPredicate(icmp.getPredicate()));
+  if (!predicate)
+    return std::nullopt;
+  return IntComparison{*predicate, icmp.getLhs(), icmp.getRhs()};
+}
+
+arith::CmpIPredicate
+mlir::respec::swapOperandsOf(arith::CmpIPredicate predicate) {
+  using P = arith::CmpIPredicate;
+  switch (predicate) {
+  case P::eq:
+  case P::ne:
+    return predicate;
+  case P::slt:
+    return P::sgt;
+  case P::sle:
+    return P::sge;
+  case P::sgt:
+    return P::slt;
+  case P::sge:
+    return P::sle;
+  case P::ult:
+    return P::ugt;
+  case P::ule:
+    return P::uge;
+  case P::ugt:
+    return P::ult;
+  case P::uge:
+    return P::ule;
+  }
+  llvm_unreachable("unknown predicate");
+}
+
+bool mlir::respec::isRotatedWhileLoop(scf::WhileOp loop) {
+  Block &after = loop.getAfter().front();
+  return after.getOperations().size() == 1 &&
+         loop.getYieldOp().getOperands() == after.getArguments() &&
+         loop.getBefore().getArgumentTypes() == after.getArgumentTypes();
+}
+
 LogicalResult mlir::respec::verifyNormalizedThreadLoop(scf::ParallelOp loop) {
   for (auto [lower, step] : llvm::zip(loop.getLowerBound(), loop.getStep())) {
     std::optional<int64_t> lowerValue = getConstantIntValue(lower);

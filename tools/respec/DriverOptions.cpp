@@ -117,12 +117,15 @@ static const OptionalOptimization kOptionalOptimizations[] = {
     {"block-index-freeze",
      &mlir::respec::CPUPipelineOptions::freezeBlockIndices},
     {"block-size-spec", &mlir::respec::CPUPipelineOptions::specializeBlockSize},
+    {"loop-exits", &mlir::respec::CPUPipelineOptions::simplifyLoopExits},
     {"loop-interchange",
      &mlir::respec::CPUPipelineOptions::interchangeSerialLoops},
     {"parallel-accesses",
      &mlir::respec::CPUPipelineOptions::parallelAccesses},
     {"shared-atomics",
      &mlir::respec::CPUPipelineOptions::localizeSharedAtomics},
+    {"strided-loops",
+     &mlir::respec::CPUPipelineOptions::uniformizeStridedLoops},
     {"structure-all",
      &mlir::respec::CPUPipelineOptions::structureBarrierFreeKernels},
     {"thread-index-split",
@@ -483,13 +486,14 @@ Options:
   --disable-opt=<a,b,...> Turn optional optimizations off (for differential
                           testing): barrier-elim, barrier-uniform-control,
                           barrier-min-cut, block-index-freeze,
-                          block-size-spec, loop-interchange,
-                          parallel-accesses, shared-atomics,
+                          block-size-spec, loop-exits,
+                          loop-interchange, parallel-accesses,
+                          shared-atomics, strided-loops,
                           structure-all, thread-index-split,
                           thread-licm, thread-vectorize,
                           warp-interleave, all
-  --enable-opt=<a,b,...>  Turn optional optimizations on; loop-interchange
-                          (experimental) is off by default
+  --enable-opt=<a,b,...>  Turn optimizations back on (all are on by
+                          default; the last flag for a name wins)
   --coarsen=block=B,thread=T
                           Coarsen every kernel: each block runs B blocks and
                           each thread T threads; B, T a total spread over

@@ -67,9 +67,8 @@ struct CPUPipelineOptions {
   /// Remove barriers that order no conflicting accesses.
   bool eliminateBarriers = true;
   /// Run the threads inside uniform serial loops (vectorization across
-  /// threads). Experimental, off by default: measured both faster and
-  /// slower (bench/README.md).
-  bool interchangeSerialLoops = false;
+  /// threads). On by default since 0.13.0 (bench/README.md).
+  bool interchangeSerialLoops = true;
   /// Copies of launch bodies for the block sizes kernels are launched with.
   bool specializeBlockSize = true;
   /// Split thread loops where branches on the thread index change, so that
@@ -94,6 +93,12 @@ struct CPUPipelineOptions {
   /// structured control flow (respec-structure-thread-bodies), so that
   /// index-set splitting sees their branches.
   bool structureBarrierFreeKernels = true;
+  /// Lifted loops test their exit condition directly instead of through
+  /// the CFG-to-SCF exit multiplexer (respec-simplify-loop-exits).
+  bool simplifyLoopExits = true;
+  /// Thread-strided loops run around a counter all threads share
+  /// (respec-uniformize-strided-loops).
+  bool uniformizeStridedLoops = true;
   unsigned threadVectorLanes = 8;
   /// Lanes per SIMD group of interleaved warps (a power of two up to 32;
   /// 0: chosen from `vectorBits`, see respec-interleave-warp-lanes).

@@ -198,6 +198,44 @@ def BuildAlternativesPass : Pass<"respec-build-alternatives", "ModuleOp"> {
                            "arith::ArithDialect", "LLVM::LLVMDialect"];
 }
 
+def SimplifyLoopExitsPass : Pass<"respec-simplify-loop-exits"> {
+  let summary = "Test the exit condition of lifted loops directly instead "
+                "of through the exit multiplexer";
+  let description = [{
+    The CFG-to-SCF lifting leaves each rotated loop as an `scf.while` whose
+    `scf.condition` tests a constant yielded by an `scf.if` on the real exit
+    test, and forwards values that `scf.if` selects (next-iteration values
+    or poison on one side, values live after the loop or poison on the
+    other). This pass makes the terminator test the exit condition and
+    forward the selected values where one side is poison or both agree,
+    then applies the `scf.while` canonicalizations to the loops it changed
+    (the multiplexer, unused and duplicated carried values go away). Loop
+    counters and exit tests are then visible to the analyses that follow
+    (thread-strided loops, uniform loop control).
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+}
+
+def UniformizeStridedLoopsPass : Pass<"respec-uniformize-strided-loops",
+                                      "ModuleOp"> {
+  let summary = "Run thread-strided loops around a counter all threads "
+                "share";
+  let description = [{
+    For the CPU back end, on loops as respec-simplify-loop-exits leaves
+    them. A loop whose counter starts at a value that differs between
+    threads by a non-negative offset and grows by a positive step the same
+    for all threads up to a bound the same for all threads (`for (i =
+    threadIdx.x; i < n; i += blockDim.x)`) becomes a loop over the shared
+    part of the counter that runs each thread's iteration under the guard
+    `shared + offset < n`. Its control is then uniform: the thread
+    vectorizer runs it without per-lane exit masks, the interchange can
+    take it, and index-set splitting turns the guard into thread-loop
+    bounds. Only 64-bit counters whose step, bound and offset are known to
+    stay far from overflow.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+}
+
 def InterchangeSerialLoopsPass : Pass<"respec-interchange-serial-loops",
                                       "ModuleOp"> {
   let summary = "Run the threads of a block inside their uniform serial "

@@ -11,6 +11,7 @@
 #define RESPEC_TRANSFORMS_THREADLOOPUTILS_H
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -38,6 +39,24 @@ bool isGridLoop(Operation *op);
 /// The thread loops nested in `root`, inner ones first (a walk's order), so
 /// that callers may rewrite each without invalidating the rest.
 SmallVector<scf::ParallelOp> collectThreadLoops(Operation *root);
+
+/// An integer comparison (`arith.cmpi` or `llvm.icmp`) in arith's terms.
+struct IntComparison {
+  arith::CmpIPredicate predicate;
+  Value lhs, rhs;
+};
+
+/// `condition` as an integer comparison, if it is one.
+std::optional<IntComparison> matchIntComparison(Value condition);
+
+/// The predicate that holds for (rhs, lhs) when `predicate` holds for
+/// (lhs, rhs).
+arith::CmpIPredicate swapOperandsOf(arith::CmpIPredicate predicate);
+
+/// True if the after region of `loop` passes its arguments back to the
+/// before region unchanged: a rotated loop as the CFG lifting leaves it,
+/// with all of its body in the before region.
+bool isRotatedWhileLoop(scf::WhileOp loop);
 
 /// Fails with a diagnostic unless `loop` starts at 0 with step 1 in every
 /// dimension, as the loops built by raising do.

@@ -126,8 +126,9 @@ static void demoteBlockArguments(Block &block, ArrayRef<Value> slots) {
     if (!slot)
       continue;
     BlockArgument arg = block.getArgument(index);
-    arg.replaceAllUsesWith(
-        loadValue(builder, arg.getLoc(), arg.getType(), slot));
+    if (!arg.use_empty())
+      arg.replaceAllUsesWith(
+          loadValue(builder, arg.getLoc(), arg.getType(), slot));
     erase.set(index);
   }
   block.eraseArguments(erase);
@@ -206,19 +207,54 @@ static Operation *demoteForCarried(scf::ForOp forOp, SlotFactory &factory,
   return newFor;
 }
 
+/// The positions at which the after region of `whileOp` passes its
+/// argument back to the before region unchanged (rotated loops, whose
+/// body is all in the before region, forward every position).
+static SmallVector<bool> forwardedPositions(scf::WhileOp whileOp) {
+  Block &after = whileOp.getAfter().front();
+  ValueRange yielded = whileOp.getYieldOp().getOperands();
+  SmallVector<bool> forwarded(yielded.size(), false);
+  for (auto [index, value] : llvm::enumerate(yielded))
+    forwarded[index] = index < after.getNumArguments() &&
+                       value == after.getArgument(index) &&
+                       value.getType() ==
+                           whileOp.getBefore().getArgument(index).getType();
+  return forwarded;
+}
+
 static Operation *demoteWhileCarried(scf::WhileOp whileOp,
                                      SlotFactory &factory,
                                      ArrayRef<bool> keepBefore,
                                      ArrayRef<bool> keepAfter) {
-  SmallVector<Value> beforeSlots =
-      createSlots(factory, whileOp.getOperandTypes(), keepBefore);
   SmallVector<Value> afterSlots =
       createSlots(factory, whileOp.getResultTypes(), keepAfter);
+  // A position the after region only forwards keeps one slot for both
+  // regions: the value the condition stores is the next iteration's, and
+  // the after region neither copies it (a thread loop per iteration once
+  // barriers are lowered) nor carries it across its barriers.
+  SmallVector<bool> forwarded = forwardedPositions(whileOp);
+  SmallVector<Value> beforeSlots;
+  SmallVector<Value> yieldSlots;
+  for (auto [index, type] : llvm::enumerate(whileOp.getOperandTypes())) {
+    bool shared = !keepBefore[index] && forwarded[index] &&
+                  index < afterSlots.size() && afterSlots[index];
+    beforeSlots.push_back(keepBefore[index] ? Value()
+                          : shared          ? afterSlots[index]
+                                   : factory.create(type).front());
+    yieldSlots.push_back(shared ? Value() : beforeSlots.back());
+  }
   OpBuilder builder(whileOp);
   Location loc = whileOp.getLoc();
   storeDemoted(builder, loc, whileOp.getInits(), beforeSlots);
   demoteTerminatorOperands(whileOp.getConditionOp(), 1, afterSlots);
-  demoteTerminatorOperands(whileOp.getYieldOp(), 0, beforeSlots);
+  // Shared positions leave the yield without a store (the slot already
+  // holds the value).
+  scf::YieldOp yield = whileOp.getYieldOp();
+  OpBuilder yieldBuilder(yield);
+  storeDemoted(yieldBuilder, yield.getLoc(), yield.getOperands(), yieldSlots);
+  for (int i = beforeSlots.size() - 1; i >= 0; --i)
+    if (beforeSlots[i])
+      yield->eraseOperand(i);
   demoteBlockArguments(whileOp.getBefore().front(), beforeSlots);
   demoteBlockArguments(whileOp.getAfter().front(), afterSlots);
   auto newWhile = scf::WhileOp::create(

@@ -4,7 +4,7 @@
 // (75x53 * 53x91, 130x97 * 97x47, 1x100 * 100x33, 16x16 * 16x16). Inputs are
 // small integers, so every product is exact and compared exactly.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
-// RUN: %respec --enable-opt=loop-interchange -O2 %s -o %t.xchg && %t.xchg | FileCheck %s
+// RUN: %respec --disable-opt=loop-interchange -O2 %s -o %t.noxchg && %t.noxchg | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // RUN: %respec --coarsen=block=7,thread=2 -O2 %s -o %t.c7x2 && %t.c7x2 | FileCheck %s
 // RUN: %respec --coarsen=block=7,thread=4 -O2 %s -o %t.c7x4 && %t.c7x4 | FileCheck %s

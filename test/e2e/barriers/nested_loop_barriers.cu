@@ -5,7 +5,7 @@
 // depends on the outer index (i % 3 + 1), with barriers inside the inner
 // loop and after it. The host simulates both. Block sizes 256, 100, 1024.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
-// RUN: %respec --enable-opt=loop-interchange -O2 %s -o %t.xchg && %t.xchg | FileCheck %s
+// RUN: %respec --disable-opt=loop-interchange -O2 %s -o %t.noxchg && %t.noxchg | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // RUN: %respec --coarsen=block=2,thread=2 -O2 %s -o %t.c2x2 && %t.c2x2 | FileCheck %s
 // RUN: %respec --coarsen=block=2,thread=4 -O2 %s -o %t.c2x4 && %t.c2x4 | FileCheck %s

@@ -4,7 +4,7 @@
 // Block sizes 256, 128 and 1000 (guarded), row lengths 1000, 3001, 77.
 // Compared with a host softmax with a relative tolerance.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
-// RUN: %respec --enable-opt=loop-interchange -O2 %s -o %t.xchg && %t.xchg | FileCheck %s
+// RUN: %respec --disable-opt=loop-interchange -O2 %s -o %t.noxchg && %t.noxchg | FileCheck %s
 // RUN: %respec -O2 --disable-opt=all %s -o %t.noopt && %t.noopt | FileCheck %s
 // RUN: %respec --coarsen=block=1,thread=2 -O2 %s -o %t.c1x2 && %t.c1x2 | FileCheck %s
 // RUN: %respec --coarsen=block=1,thread=4 -O2 %s -o %t.c1x4 && %t.c1x4 | FileCheck %s

@@ -5,7 +5,7 @@
 // a shared-memory tile with barriers, so a copy that kept the wrong size
 // would write the wrong elements. The host checks every element.
 // RUN: %respec -O2 -v %s -o %t 2> %t.log && %t | FileCheck %s
-// RUN: %respec --enable-opt=loop-interchange -O2 -v %s -o %t.xchg 2> %t.xchg.log && %t.xchg | FileCheck %s
+// RUN: %respec --disable-opt=loop-interchange -O2 -v %s -o %t.noxchg 2> %t.noxchg.log && %t.noxchg | FileCheck %s
 // RUN: FileCheck %s --check-prefix=SIZES < %t.log
 // RUN: %respec -O0 %s -o %t.o0 && %t.o0 | FileCheck %s
 // RUN: %respec --disable-opt=block-size-spec -v %s -o %t.off 2> %t.off.log && %t.off | FileCheck %s

@@ -2,7 +2,7 @@
 // shared memory) for non-square, non-multiple-of-block sizes, in float with
 // small integer entries (exact) and in double with a tolerance.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
-// RUN: %respec --enable-opt=loop-interchange -O2 %s -o %t.xchg && %t.xchg | FileCheck %s
+// RUN: %respec --disable-opt=loop-interchange -O2 %s -o %t.noxchg && %t.noxchg | FileCheck %s
 // RUN: %respec --coarsen=block=8,thread=1 -O2 %s -o %t.c8x1 && %t.c8x1 | FileCheck %s
 // RUN: %respec --coarsen=block=8,thread=2 -O2 %s -o %t.c8x2 && %t.c8x2 | FileCheck %s
 // CHECK: PASSED

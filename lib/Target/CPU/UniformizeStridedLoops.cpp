@@ -1,0 +1,690 @@
+//===- UniformizeStridedLoops.cpp - Thread-strided loops, shared counter --===//
+//
+// The commonest loop of CUDA kernels walks an array with a stride of the
+// block (or grid) size, starting at the thread's own index:
+//
+//   for (int i = threadIdx.x; i < n; i += blockDim.x) acc += a[i] * b[i];
+//
+// Each thread runs its own number of iterations, so the loop's control is
+// divergent: on the CPU, the thread vectorizer runs it as a masked loop
+// per vector of threads, one accumulator chain per vector, and the loop
+// interchange (which wants all threads to run the same iterations) leaves
+// it alone. Yet the k-th iterations of all threads touch consecutive
+// elements. This pass rewrites such a loop around a counter all threads
+// share: with i = j + d, d >= 0 the part of the start that differs between
+// threads and j starting at the part they share,
+//
+//   for (j = a; ; j += s) {
+//     if (j + d < n) body(j + d);       // the thread's iteration k
+//     if (!(j + s < n)) break;          // no thread has an iteration k+1
+//   }
+//
+// Thread t's k-th iteration runs in the k-th iteration of the new loop, in
+// the same order, and no other iteration of t does: its iterations run
+// while i < n, and as i grows by s > 0 the guard stays false once false.
+// The loop itself runs while j + s < n, which holds whenever some thread
+// (d >= 0) still has an iteration to run. Values the thread carries stay
+// as they were after its last iteration, where it would have left the
+// loop. Between barriers CUDA does not order the threads of a block, so
+// running their iterations side by side is correct for every race-free
+// program, as the interchange's barrier argument says.
+//
+// The loop must be in the rotated form the CFG lifting produces (the whole
+// body in the before region, the after region only forwarding; see
+// respec-simplify-loop-exits), with a 64-bit counter (clang widens counters
+// used as addresses) whose step is known positive and whose bound, step
+// and per-thread offset are known to stay far from overflow. The first
+// iteration runs unguarded unless an enclosing branch already requires
+// `start < n` (the guard clang puts in front of a rotated loop).
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Transforms/Passes.h"
+#include "respec/Transforms/ThreadLoopUtils.h"
+#include "respec/Transforms/ThreadUniformity.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::respec {
+#define GEN_PASS_DEF_UNIFORMIZESTRIDEDLOOPSPASS
+#include "respec/Transforms/Passes.h.inc"
+} // namespace mlir::respec
+
+using namespace mlir;
+using namespace mlir::respec;
+
+namespace {
+
+/// Magnitudes of the counter, bound, step and offset stay below 2^kMaxBits,
+/// so that sums of a few of them cannot overflow 64 bits.
+constexpr unsigned kMaxBits = 60;
+
+//===----------------------------------------------------------------------===//
+// Integer facts
+//===----------------------------------------------------------------------===//
+
+bool hasNoSignedWrap(Operation *op) {
+  if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
+    return flags.hasNoSignedWrap();
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
+    return flags.hasNoSignedWrap();
+  return false;
+}
+
+/// Bits of an integer or index type (index: 64, the CPU's).
+unsigned bitWidth(Type type) {
+  return type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+}
+
+/// The operand of an extension or index cast to an integer at least as
+/// wide, with whether the sign of the result is the operand's (sext, extsi,
+/// index_cast, and casts between index and 64-bit integers, which keep the
+/// value) or zero (zext, extui, index_castui to a wider type).
+std::optional<std::pair<Value, bool>> extensionSource(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !isa<LLVM::ZExtOp, LLVM::SExtOp, arith::ExtSIOp, arith::ExtUIOp,
+                   arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return std::nullopt;
+  Value source = def->getOperand(0);
+  unsigned from = bitWidth(source.getType()), to = bitWidth(value.getType());
+  if (from > to)
+    return std::nullopt;
+  bool keepsSign =
+      from == to || isa<LLVM::SExtOp, arith::ExtSIOp, arith::IndexCastOp>(def);
+  return std::make_pair(source, keepsSign);
+}
+
+/// What is known about the integers of one thread loop's body: signs,
+/// magnitudes, launch extents.
+class IntegerFacts {
+public:
+  explicit IntegerFacts(scf::ParallelOp threadLoop) : threadLoop(threadLoop) {}
+
+  /// An upper bound on the bits of |value| (64 if unknown).
+  unsigned magnitudeBits(Value value, unsigned depth = 0) const {
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      return constant.isNegative() ? constant.getSignificantBits()
+                                   : constant.getActiveBits();
+    if (std::optional<unsigned> bits = launchExtentBits(value))
+      return *bits;
+    if (depth > kMaxDepth)
+      return 64;
+    if (auto source = extensionSource(value))
+      return std::min(bitWidth(source->first.getType()),
+                      magnitudeBits(source->first, depth + 1));
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getNumOperands() != 2)
+      return 64;
+    unsigned lhs = magnitudeBits(def->getOperand(0), depth + 1);
+    unsigned rhs = magnitudeBits(def->getOperand(1), depth + 1);
+    if (isa<LLVM::AddOp, arith::AddIOp, LLVM::SubOp, arith::SubIOp>(def))
+      return std::min(64u, std::max(lhs, rhs) + 1);
+    if (isa<LLVM::MulOp, arith::MulIOp>(def))
+      return std::min(64u, lhs + rhs);
+    return 64;
+  }
+
+  /// True if `value` is known to be at least zero as a signed integer.
+  bool isNonNegative(Value value, unsigned depth = 0) const {
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      return !constant.isNegative();
+    if (launchExtentBits(value))
+      return true;
+    if (depth > kMaxDepth)
+      return false;
+    if (auto source = extensionSource(value))
+      return !source->second || isNonNegative(source->first, depth + 1);
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return false;
+    auto both = [&] {
+      return isNonNegative(def->getOperand(0), depth + 1) &&
+             isNonNegative(def->getOperand(1), depth + 1);
+    };
+    if (isa<LLVM::AddOp, arith::AddIOp, LLVM::MulOp, arith::MulIOp>(def))
+      return hasNoSignedWrap(def) && both();
+    if (isa<LLVM::AndOp, arith::AndIOp>(def))
+      return isNonNegative(def->getOperand(0), depth + 1) ||
+             isNonNegative(def->getOperand(1), depth + 1);
+    return false;
+  }
+
+  /// True if `value` is known to be positive: a positive constant, a launch
+  /// extent (the bound of a thread or grid loop that runs, so at least one),
+  /// or a product of such values without overflow.
+  bool isPositive(Value value, unsigned depth = 0) const {
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      return constant.isStrictlyPositive();
+    if (isLaunchExtent(value))
+      return true;
+    if (depth > kMaxDepth)
+      return false;
+    if (auto source = extensionSource(value))
+      return isPositive(source->first, depth + 1);
+    Operation *def = value.getDefiningOp();
+    if (def && isa<LLVM::MulOp, arith::MulIOp>(def) &&
+        (hasNoSignedWrap(def) ||
+         magnitudeBits(def->getOperand(0)) + magnitudeBits(def->getOperand(1)) <
+             bitWidth(value.getType())))
+      return isPositive(def->getOperand(0), depth + 1) &&
+             isPositive(def->getOperand(1), depth + 1);
+    return false;
+  }
+
+private:
+  static constexpr unsigned kMaxDepth = 6;
+
+  /// True if `value` is a block or grid extent of the launch: the upper
+  /// bound of an enclosing thread or grid loop from 0, or what it was cast
+  /// from. Inside the loop's body it is at least one.
+  bool isLaunchExtent(Value value) const {
+    return launchExtentBits(value, /*indicesToo=*/false).has_value();
+  }
+
+  /// Bits of a launch extent (block extents are at most 1024, grid extents
+  /// below 2^31: the runtime refuses other launches) or, with `indicesToo`,
+  /// of a thread or block index, which are below them.
+  std::optional<unsigned> launchExtentBits(Value value,
+                                           bool indicesToo = true) const {
+    for (Operation *op = threadLoop; op; op = op->getParentOp()) {
+      auto loop = dyn_cast<scf::ParallelOp>(op);
+      if (!loop || !(isThreadLoop(loop) || isGridLoop(loop)))
+        continue;
+      unsigned bits = isThreadLoop(loop) ? 11 : 31;
+      if (indicesToo && llvm::is_contained(loop.getInductionVars(), value))
+        return bits;
+      for (auto [lower, upper] :
+           llvm::zip(loop.getLowerBound(), loop.getUpperBound())) {
+        std::optional<int64_t> start = getConstantIntValue(lower);
+        if (!start || *start != 0)
+          continue;
+        std::optional<std::pair<Value, bool>> source = extensionSource(upper);
+        if (upper == value || (source && source->first == value))
+          return bits;
+      }
+    }
+    return std::nullopt;
+  }
+
+  scf::ParallelOp threadLoop;
+};
+
+//===----------------------------------------------------------------------===//
+// Recognizing the loop
+//===----------------------------------------------------------------------===//
+
+/// The comparisons a counter that only grows leaves once and for all.
+enum class ExitTest { SLT, SLE, ULT, ULE };
+
+bool isSigned(ExitTest test) {
+  return test == ExitTest::SLT || test == ExitTest::SLE;
+}
+
+arith::CmpIPredicate toArith(ExitTest test) {
+  switch (test) {
+  case ExitTest::SLT:
+    return arith::CmpIPredicate::slt;
+  case ExitTest::SLE:
+    return arith::CmpIPredicate::sle;
+  case ExitTest::ULT:
+    return arith::CmpIPredicate::ult;
+  case ExitTest::ULE:
+    return arith::CmpIPredicate::ule;
+  }
+  llvm_unreachable("unknown exit test");
+}
+
+/// `condition` (negated if `negate`) as `counter TEST bound`, if it is one
+/// of the exit tests.
+std::optional<ExitTest> asExitTest(Value condition, Value counter, Value &bound,
+                                   bool negate = false) {
+  std::optional<IntComparison> cmp = matchIntComparison(condition);
+  if (!cmp)
+    return std::nullopt;
+  arith::CmpIPredicate predicate =
+      negate ? arith::invertPredicate(cmp->predicate) : cmp->predicate;
+  if (cmp->rhs == counter && cmp->lhs != counter) {
+    predicate = swapOperandsOf(predicate);
+    bound = cmp->lhs;
+  } else if (cmp->lhs == counter) {
+    bound = cmp->rhs;
+  } else {
+    return std::nullopt;
+  }
+  switch (predicate) {
+  case arith::CmpIPredicate::slt:
+    return ExitTest::SLT;
+  case arith::CmpIPredicate::sle:
+    return ExitTest::SLE;
+  case arith::CmpIPredicate::ult:
+    return ExitTest::ULT;
+  case arith::CmpIPredicate::ule:
+    return ExitTest::ULE;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A thread-strided loop: carried position `position` counts from
+/// `shared + offset` by `step` while `counter TEST bound`.
+struct StridedLoop {
+  scf::WhileOp loop;
+  unsigned position;
+  Value shared; // null: zero
+  Value offset;
+  Value step;
+  Value bound;
+  ExitTest test;
+  /// The branch that requires `start TEST bound` around the loop, if any.
+  scf::IfOp entryGuard;
+  /// The bound's magnitude is unknown (a 64-bit kernel argument): the new
+  /// loop runs where it is below 2^kMaxBits, a copy of the old elsewhere.
+  bool checkBound;
+};
+
+/// `start` as a part all threads share plus a non-negative part that
+/// differs between them (`shared` null for zero).
+bool splitStart(Value start, const ThreadUniformity &uniformity,
+                const IntegerFacts &facts, Value &shared, Value &offset) {
+  Operation *def = start.getDefiningOp();
+  if (def && isa<LLVM::AddOp, arith::AddIOp>(def)) {
+    for (unsigned side = 0; side < 2; ++side) {
+      Value uniformPart = def->getOperand(side);
+      Value threadPart = def->getOperand(1 - side);
+      if (uniformity.isUniform(uniformPart) &&
+          !uniformity.isUniform(threadPart) &&
+          facts.isNonNegative(threadPart)) {
+        shared = uniformPart;
+        offset = threadPart;
+        return true;
+      }
+    }
+  }
+  if (!facts.isNonNegative(start))
+    return false;
+  shared = Value();
+  offset = start;
+  return true;
+}
+
+bool isStrict(ExitTest test) {
+  return test == ExitTest::SLT || test == ExitTest::ULT;
+}
+
+/// A value seen through its extensions and casts: the value cast, and
+/// which orders of it the casts keep (sign extensions keep both, zero
+/// extensions the unsigned one, and both for values known non-negative).
+struct CastChain {
+  Value base;
+  bool keepsSigned = true;
+  bool nonNegative = false;
+
+  bool keeps(bool signedOrder) const { return !signedOrder || keepsSigned; }
+};
+
+CastChain stripCasts(Value value, const IntegerFacts &facts) {
+  CastChain chain{value};
+  while (auto source = extensionSource(chain.base)) {
+    if (auto zext = chain.base.getDefiningOp<LLVM::ZExtOp>();
+        zext && zext.getNonNeg())
+      chain.nonNegative = true;
+    else if (!source->second)
+      chain.keepsSigned = false;
+    chain.base = source->first;
+  }
+  if (chain.nonNegative || facts.isNonNegative(chain.base)) {
+    chain.nonNegative = true;
+    chain.keepsSigned = true;
+  }
+  return chain;
+}
+
+/// True if `a` and `b` are the same value or the same side-effect-free
+/// computation of the same operands (lifting leaves such copies in the two
+/// sides of a branch).
+bool isSameComputation(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto ra = dyn_cast<OpResult>(a), rb = dyn_cast<OpResult>(b);
+  return ra && rb && ra.getResultNumber() == rb.getResultNumber() &&
+         isPure(ra.getOwner()) &&
+         OperationEquivalence::isEquivalentTo(
+             ra.getOwner(), rb.getOwner(),
+             OperationEquivalence::IgnoreLocations);
+}
+
+/// True if `guard` on (guardStart, guardBound) implies `test` on (start,
+/// bound): the same comparison of the same values, up to casts that keep
+/// the orders compared.
+bool impliesEntry(ExitTest guard, Value guardStart, Value guardBound,
+                  ExitTest test, Value start, Value bound,
+                  const IntegerFacts &facts) {
+  if (isStrict(guard) != isStrict(test))
+    return false;
+  CastChain loopStart = stripCasts(start, facts);
+  CastChain loopBound = stripCasts(bound, facts);
+  CastChain branchStart = stripCasts(guardStart, facts);
+  CastChain branchBound = stripCasts(guardBound, facts);
+  if (!isSameComputation(loopStart.base, branchStart.base) ||
+      !isSameComputation(loopBound.base, branchBound.base))
+    return false;
+  bool nonNegative = (loopStart.nonNegative || branchStart.nonNegative) &&
+                     (loopBound.nonNegative || branchBound.nonNegative);
+  bool sameOrder = isSigned(guard) == isSigned(test) || nonNegative;
+  return sameOrder && loopStart.keeps(isSigned(test)) &&
+         loopBound.keeps(isSigned(test)) &&
+         branchStart.keeps(isSigned(guard)) &&
+         branchBound.keeps(isSigned(guard));
+}
+
+/// The branch, if any, under which `loop` only runs if `start TEST bound`:
+/// its first iteration then belongs to every thread that reaches it.
+scf::IfOp findEntryGuard(scf::WhileOp loop, scf::ParallelOp threadLoop,
+                         Value start, Value bound, ExitTest test,
+                         const IntegerFacts &facts) {
+  for (Operation *op = loop; op != threadLoop; op = op->getParentOp()) {
+    auto branch = dyn_cast<scf::IfOp>(op->getParentOp());
+    if (!branch)
+      continue;
+    // Under the else side, the guard is the branch's condition negated.
+    bool negate = op->getParentRegion() == &branch.getElseRegion();
+    std::optional<IntComparison> compare =
+        matchIntComparison(branch.getCondition());
+    if (!compare)
+      continue;
+    // Either operand may be the start; asExitTest puts it on the left.
+    for (Value candidate : {compare->lhs, compare->rhs}) {
+      Value guardBound;
+      std::optional<ExitTest> guard =
+          asExitTest(branch.getCondition(), candidate, guardBound, negate);
+      if (guard && impliesEntry(*guard, candidate, guardBound, test, start,
+                                bound, facts))
+        return branch;
+    }
+  }
+  return {};
+}
+
+/// True if `value` is available before `loop` (defined outside it).
+bool isDefinedOutside(Value value, Operation *loop) {
+  return !loop->isAncestor(value.getParentRegion()->getParentOp());
+}
+
+std::optional<StridedLoop>
+matchStridedLoop(scf::WhileOp loop, scf::ParallelOp threadLoop,
+                 const ThreadUniformity &uniformity) {
+  if (uniformity.hasUniformControl(loop) || !isRotatedWhileLoop(loop))
+    return std::nullopt;
+  IntegerFacts facts(threadLoop);
+  scf::ConditionOp condition = loop.getConditionOp();
+  Block &before = loop.getBefore().front();
+  if (condition.getArgs().size() != before.getNumArguments())
+    return std::nullopt;
+  for (auto [position, next] : llvm::enumerate(condition.getArgs())) {
+    Value counter = before.getArgument(position);
+    Type type = counter.getType();
+    if (!type.isIndex() && !type.isInteger(64))
+      continue;
+    Operation *add = next.getDefiningOp();
+    if (!add || !isa<LLVM::AddOp, arith::AddIOp>(add))
+      continue;
+    Value step = add->getOperand(0) == counter   ? add->getOperand(1)
+                 : add->getOperand(1) == counter ? add->getOperand(0)
+                                                 : Value();
+    Value bound;
+    std::optional<ExitTest> test =
+        asExitTest(condition.getCondition(), next, bound);
+    if (!step || !test || !uniformity.isUniform(step) ||
+        !uniformity.isUniform(bound) || !isDefinedOutside(step, loop) ||
+        !isDefinedOutside(bound, loop) || !facts.isPositive(step) ||
+        facts.magnitudeBits(step) > kMaxBits)
+      continue;
+    Value start = loop.getInits()[position];
+    StridedLoop strided{
+        loop, static_cast<unsigned>(position),      {}, {}, step, bound, *test,
+        {},   facts.magnitudeBits(bound) > kMaxBits};
+    if (uniformity.isUniform(start) ||
+        !splitStart(start, uniformity, facts, strided.shared, strided.offset) ||
+        facts.magnitudeBits(strided.offset) > kMaxBits ||
+        (strided.shared && facts.magnitudeBits(strided.shared) > kMaxBits))
+      continue;
+    // An unsigned order is monotone along the counter only without a
+    // negative (huge unsigned) start.
+    if (!isSigned(*test) && strided.shared &&
+        !facts.isNonNegative(strided.shared))
+      continue;
+    strided.entryGuard =
+        findEntryGuard(loop, threadLoop, start, bound, *test, facts);
+    return strided;
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Rewriting it
+//===----------------------------------------------------------------------===//
+
+/// True if `op` computes a defined value wherever it runs: no side effects,
+/// no undefined behaviour, and every poison-generating flag it carries (the
+/// facts LLVM inferred from the branch it sat in) provably holds.
+bool isSafeEverywhere(Operation *op, const IntegerFacts &facts) {
+  if (op->hasTrait<OpTrait::ConstantLike>())
+    return true;
+  if (!isPure(op) || !isSpeculatable(op))
+    return false;
+  if (auto zext = dyn_cast<LLVM::ZExtOp>(op))
+    return !zext.getNonNeg() || facts.isNonNegative(zext.getArg());
+  if (isa<LLVM::SExtOp, LLVM::TruncOp, arith::ExtSIOp, arith::ExtUIOp,
+          arith::TruncIOp, arith::IndexCastOp, arith::IndexCastUIOp,
+          arith::CmpIOp, LLVM::ICmpOp, arith::AndIOp, arith::OrIOp>(op))
+    return true;
+  if (isa<LLVM::AddOp, LLVM::MulOp, arith::AddIOp, arith::MulIOp>(op)) {
+    bool flagged = false;
+    if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
+      flagged = flags.getOverflowFlags() != LLVM::IntegerOverflowFlags::none;
+    if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
+      flagged = flags.getOverflowAttr().getValue() !=
+                arith::IntegerOverflowFlags::none;
+    if (!flagged)
+      return true;
+    // Small non-negative operands: neither signed nor unsigned overflow.
+    unsigned lhs = facts.magnitudeBits(op->getOperand(0));
+    unsigned rhs = facts.magnitudeBits(op->getOperand(1));
+    unsigned bits = isa<LLVM::MulOp, arith::MulIOp>(op)
+                        ? lhs + rhs
+                        : std::max(lhs, rhs) + 1;
+    return bits < bitWidth(op->getResult(0).getType()) &&
+           facts.isNonNegative(op->getOperand(0)) &&
+           facts.isNonNegative(op->getOperand(1));
+  }
+  return false;
+}
+
+/// Moves `loop` out of its entry guard when it sits directly in the guard
+/// and all that comes
+/// before it there computes defined values for every thread. Threads that
+/// fail the guard then run no iteration of the loop (its guard `start +
+/// k*step < n` is false for them in every round), and the loop's rounds,
+/// the same for all threads, no longer sit under a branch that differs
+/// between threads (which barrier lowering would have to predicate).
+void hoistOutOfEntryGuard(Operation *loop, const StridedLoop &strided,
+                          const IntegerFacts &facts) {
+  scf::IfOp guard = strided.entryGuard;
+  if (!guard || loop->getParentOp() != guard.getOperation())
+    return;
+  Block *side = loop->getBlock();
+  for (Operation &op : *side) {
+    if (&op == loop)
+      break;
+    if (!isSafeEverywhere(&op, facts))
+      return;
+  }
+  while (&side->front() != loop)
+    side->front().moveBefore(guard);
+  loop->moveBefore(guard);
+}
+
+/// `bound` is small enough for the new loop's sums: |bound| < 2^kMaxBits
+/// (unsigned tests: 0 <= bound < 2^kMaxBits).
+Value buildSmallBoundTest(OpBuilder &builder, Location loc, Value bound,
+                          ExitTest test) {
+  Type type = bound.getType();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(builder, loc, type,
+                                     builder.getIntegerAttr(type, value));
+  };
+  int64_t limit = int64_t(1) << kMaxBits;
+  if (!isSigned(test))
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, bound,
+                                 constant(limit));
+  Value below = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                      bound, constant(limit));
+  Value above = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
+                                      bound, constant(-limit));
+  return arith::AndIOp::create(builder, loc, below, above);
+}
+
+/// Rewrites the loop; returns the ops the pass must not match again (the
+/// new loop, and the copy of the old one that runs for large bounds).
+SmallVector<Operation *> uniformize(const StridedLoop &strided,
+                                    const IntegerFacts &facts) {
+  scf::WhileOp old = strided.loop;
+  Location loc = old.getLoc();
+  OpBuilder builder(old);
+  SmallVector<Operation *> done;
+  scf::IfOp version;
+  if (strided.checkBound) {
+    Value small =
+        buildSmallBoundTest(builder, loc, strided.bound, strided.test);
+    version = scf::IfOp::create(builder, loc, old.getResultTypes(), small,
+                                /*addThenBlock=*/true, /*addElseBlock=*/true);
+    builder.setInsertionPointToStart(version.elseBlock());
+    Operation *copy = builder.clone(*old);
+    scf::YieldOp::create(builder, loc, copy->getResults());
+    done.push_back(copy);
+    builder.setInsertionPointToStart(version.thenBlock());
+  }
+  Type counterType = old.getInits()[strided.position].getType();
+  Value shared = strided.shared;
+  if (!shared)
+    shared = arith::ConstantOp::create(builder, loc, counterType,
+                                       builder.getZeroAttr(counterType));
+
+  // The old positions the new loop carries (the thread's own counter only
+  // if its final value is used), then the shared counter.
+  SmallVector<unsigned> kept;
+  for (unsigned index = 0; index < old.getNumResults(); ++index)
+    if (index != strided.position || !old.getResult(index).use_empty())
+      kept.push_back(index);
+  auto select = [&](ValueRange values) {
+    SmallVector<Value> out;
+    for (unsigned index : kept)
+      out.push_back(values[index]);
+    return out;
+  };
+  SmallVector<Value> inits = select(old.getInits());
+  inits.push_back(shared);
+  SmallVector<Type> types(ValueRange(inits).getTypes());
+  SmallVector<Location> locs(types.size(), loc);
+  auto loop = scf::WhileOp::create(builder, loc, types, inits);
+  Block *before = builder.createBlock(&loop.getBefore(), {}, types, locs);
+  Block *after = builder.createBlock(&loop.getAfter(), {}, types, locs);
+  scf::YieldOp::create(builder, loc, after->getArguments());
+  ValueRange carried = before->getArguments().drop_back();
+
+  // The thread's iteration, if it has one in this round.
+  builder.setInsertionPointToEnd(before);
+  Value counter = before->getArguments().back();
+  // Magnitudes below 2^kMaxBits: these sums do not wrap, which index-set
+  // splitting needs to know to turn the guard into thread-loop bounds.
+  auto noWrap = arith::IntegerOverflowFlags::nsw;
+  Value mine =
+      arith::AddIOp::create(builder, loc, counter, strided.offset, noWrap);
+  Value active = arith::CmpIOp::create(builder, loc, toArith(strided.test),
+                                       mine, strided.bound);
+  if (!strided.entryGuard) {
+    Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        counter, shared);
+    active = arith::OrIOp::create(builder, loc, first, active);
+  }
+  auto branch = scf::IfOp::create(builder, loc, carried.getTypes(), active,
+                                  /*addThenBlock=*/true,
+                                  /*addElseBlock=*/true);
+  Block &oldBefore = old.getBefore().front();
+  scf::ConditionOp oldCondition = old.getConditionOp();
+  Block *thenBlock = branch.thenBlock();
+  thenBlock->getOperations().splice(thenBlock->end(),
+                                    oldBefore.getOperations());
+  oldBefore.getArgument(strided.position).replaceAllUsesWith(mine);
+  for (auto [newIndex, oldIndex] : llvm::enumerate(kept))
+    oldBefore.getArgument(oldIndex).replaceAllUsesWith(carried[newIndex]);
+  builder.setInsertionPoint(oldCondition);
+  scf::YieldOp::create(builder, loc, select(oldCondition.getArgs()));
+  oldCondition.erase();
+  builder.setInsertionPointToEnd(branch.elseBlock());
+  scf::YieldOp::create(builder, loc, carried);
+
+  // Another round while some thread may have an iteration left.
+  builder.setInsertionPointAfter(branch);
+  Value next =
+      arith::AddIOp::create(builder, loc, counter, strided.step, noWrap);
+  Value more = arith::CmpIOp::create(builder, loc, toArith(strided.test), next,
+                                     strided.bound);
+  SmallVector<Value> forwarded(branch.getResults());
+  forwarded.push_back(next);
+  scf::ConditionOp::create(builder, loc, more, forwarded);
+
+  SmallVector<Value> results(old.getInits());
+  for (auto [newIndex, oldIndex] : llvm::enumerate(kept))
+    results[oldIndex] = loop.getResult(newIndex);
+  Operation *replacement = loop;
+  if (version) {
+    // The dropped counter has no uses; its initial value stands in.
+    builder.setInsertionPointAfter(loop);
+    scf::YieldOp::create(builder, loc, results);
+    results.assign(version.getResults().begin(), version.getResults().end());
+    replacement = version;
+  }
+  for (auto [oldResult, newResult] : llvm::zip(old.getResults(), results))
+    oldResult.replaceAllUsesWith(newResult);
+  old.erase();
+  // The copy of the old loop runs its first iteration unconditionally: it
+  // must stay under the guard.
+  if (!version)
+    hoistOutOfEntryGuard(replacement, strided, facts);
+  done.push_back(loop);
+  return done;
+}
+
+struct UniformizeStridedLoopsPass
+    : public respec::impl::UniformizeStridedLoopsPassBase<
+          UniformizeStridedLoopsPass> {
+  void runOnOperation() override {
+    for (scf::ParallelOp threadLoop : collectThreadLoops(getOperation())) {
+      // One loop at a time: the rewrite changes which values are uniform.
+      llvm::SmallPtrSet<Operation *, 4> rewritten;
+      while (true) {
+        ThreadUniformity uniformity(threadLoop);
+        std::optional<StridedLoop> found;
+        threadLoop.getBody()->walk([&](scf::WhileOp loop) {
+          if (!rewritten.contains(loop))
+            found = matchStridedLoop(loop, threadLoop, uniformity);
+          return found ? WalkResult::interrupt() : WalkResult::advance();
+        });
+        if (!found)
+          break;
+        for (Operation *op : uniformize(*found, IntegerFacts(threadLoop)))
+          rewritten.insert(op);
+      }
+    }
+  }
+};
+
+} // namespace
