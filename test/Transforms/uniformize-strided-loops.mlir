@@ -175,22 +175,14 @@ func.func @else_side_guard(%p: !llvm.ptr, %n32: i32) {
 
 // -----
 
-// A 64-bit bound of unknown magnitude (a `size_t` kernel argument): the new
-// loop runs where the bound is below 2^60, so that its sums cannot wrap,
-// and a copy of the old loop elsewhere. Both stay under the guard (the old
-// loop's first iteration is unconditional).
+// Left alone: a 64-bit bound of unknown magnitude (a `size_t` kernel
+// argument), with which the new loop's sums could wrap where the old
+// loop's do not. (Testing the bound at run time would need a copy of the
+// old loop under the guard, where the interchange cannot take either;
+// measured 2x slower than leaving the loop alone.)
 // CHECK-LABEL: func.func @unknown_bound_magnitude(
-// CHECK: %[[G:.*]] = llvm.icmp "ult"
-// CHECK: scf.if %[[G]] {
-// CHECK: %[[LIMIT:.*]] = arith.constant 1152921504606846976 : i64
-// CHECK: %[[SMALL:.*]] = arith.cmpi ult, %[[N:.*]], %[[LIMIT]] : i64
-// CHECK: scf.if %[[SMALL]] -> (i64) {
-// CHECK: scf.while (%{{.*}} = %{{.*}}) : (i64) -> i64 {
-// CHECK: arith.cmpi ult, %{{.*}}, %[[N]] : i64
-// CHECK: } else {
-// CHECK: scf.while (%{{.*}} = %{{.*}}) : (i64) -> i64 {
 // CHECK-NOT: arith.cmpi
-// CHECK: llvm.icmp "ult"
+// CHECK: return
 func.func @unknown_bound_magnitude(%p: !llvm.ptr, %n: i64) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -284,9 +284,6 @@ struct StridedLoop {
   ExitTest test;
   /// The branch that requires `start TEST bound` around the loop, if any.
   scf::IfOp entryGuard;
-  /// The bound's magnitude is unknown (a 64-bit kernel argument): the new
-  /// loop runs where it is below 2^kMaxBits, a copy of the old elsewhere.
-  bool checkBound;
 };
 
 /// `start` as a part all threads share plus a non-negative part that
@@ -444,12 +441,12 @@ matchStridedLoop(scf::WhileOp loop, scf::ParallelOp threadLoop,
     if (!step || !test || !uniformity.isUniform(step) ||
         !uniformity.isUniform(bound) || !isDefinedOutside(step, loop) ||
         !isDefinedOutside(bound, loop) || !facts.isPositive(step) ||
-        facts.magnitudeBits(step) > kMaxBits)
+        facts.magnitudeBits(step) > kMaxBits ||
+        facts.magnitudeBits(bound) > kMaxBits)
       continue;
     Value start = loop.getInits()[position];
-    StridedLoop strided{
-        loop, static_cast<unsigned>(position),      {}, {}, step, bound, *test,
-        {},   facts.magnitudeBits(bound) > kMaxBits};
+    StridedLoop strided{loop, static_cast<unsigned>(position), {}, {}, step,
+                        bound, *test, {}};
     if (uniformity.isUniform(start) ||
         !splitStart(start, uniformity, facts, strided.shared, strided.offset) ||
         facts.magnitudeBits(strided.offset) > kMaxBits ||
@@ -531,46 +528,11 @@ void hoistOutOfEntryGuard(Operation *loop, const StridedLoop &strided,
   loop->moveBefore(guard);
 }
 
-/// `bound` is small enough for the new loop's sums: |bound| < 2^kMaxBits
-/// (unsigned tests: 0 <= bound < 2^kMaxBits).
-Value buildSmallBoundTest(OpBuilder &builder, Location loc, Value bound,
-                          ExitTest test) {
-  Type type = bound.getType();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantOp::create(builder, loc, type,
-                                     builder.getIntegerAttr(type, value));
-  };
-  int64_t limit = int64_t(1) << kMaxBits;
-  if (!isSigned(test))
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, bound,
-                                 constant(limit));
-  Value below = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                      bound, constant(limit));
-  Value above = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
-                                      bound, constant(-limit));
-  return arith::AndIOp::create(builder, loc, below, above);
-}
-
-/// Rewrites the loop; returns the ops the pass must not match again (the
-/// new loop, and the copy of the old one that runs for large bounds).
-SmallVector<Operation *> uniformize(const StridedLoop &strided,
-                                    const IntegerFacts &facts) {
+/// Rewrites the loop; returns the new one.
+Operation *uniformize(const StridedLoop &strided, const IntegerFacts &facts) {
   scf::WhileOp old = strided.loop;
   Location loc = old.getLoc();
   OpBuilder builder(old);
-  SmallVector<Operation *> done;
-  scf::IfOp version;
-  if (strided.checkBound) {
-    Value small =
-        buildSmallBoundTest(builder, loc, strided.bound, strided.test);
-    version = scf::IfOp::create(builder, loc, old.getResultTypes(), small,
-                                /*addThenBlock=*/true, /*addElseBlock=*/true);
-    builder.setInsertionPointToStart(version.elseBlock());
-    Operation *copy = builder.clone(*old);
-    scf::YieldOp::create(builder, loc, copy->getResults());
-    done.push_back(copy);
-    builder.setInsertionPointToStart(version.thenBlock());
-  }
   Type counterType = old.getInits()[strided.position].getType();
   Value shared = strided.shared;
   if (!shared)
@@ -641,26 +603,11 @@ SmallVector<Operation *> uniformize(const StridedLoop &strided,
   forwarded.push_back(next);
   scf::ConditionOp::create(builder, loc, more, forwarded);
 
-  SmallVector<Value> results(old.getInits());
   for (auto [newIndex, oldIndex] : llvm::enumerate(kept))
-    results[oldIndex] = loop.getResult(newIndex);
-  Operation *replacement = loop;
-  if (version) {
-    // The dropped counter has no uses; its initial value stands in.
-    builder.setInsertionPointAfter(loop);
-    scf::YieldOp::create(builder, loc, results);
-    results.assign(version.getResults().begin(), version.getResults().end());
-    replacement = version;
-  }
-  for (auto [oldResult, newResult] : llvm::zip(old.getResults(), results))
-    oldResult.replaceAllUsesWith(newResult);
+    old.getResult(oldIndex).replaceAllUsesWith(loop.getResult(newIndex));
   old.erase();
-  // The copy of the old loop runs its first iteration unconditionally: it
-  // must stay under the guard.
-  if (!version)
-    hoistOutOfEntryGuard(replacement, strided, facts);
-  done.push_back(loop);
-  return done;
+  hoistOutOfEntryGuard(loop, strided, facts);
+  return loop;
 }
 
 struct UniformizeStridedLoopsPass
@@ -680,8 +627,7 @@ struct UniformizeStridedLoopsPass
         });
         if (!found)
           break;
-        for (Operation *op : uniformize(*found, IntegerFacts(threadLoop)))
-          rewritten.insert(op);
+        rewritten.insert(uniformize(*found, IntegerFacts(threadLoop)));
       }
     }
   }
