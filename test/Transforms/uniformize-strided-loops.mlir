@@ -66,7 +66,8 @@ func.func @block_strided_sum(%p: !llvm.ptr, %n32: i32) {
 // A grid-stride loop (start `base + tid`, step blockDim.x * gridDim.x, the
 // bounds of the thread and grid loops) with no guard in front: its first
 // iteration belongs to every thread, later ones to those with `j + tid <
-// n`. The thread's final counter is used after the loop and stays carried.
+// n` (unsigned, on values known non-negative: compared as signed). The
+// thread's final counter is used after the loop and stays carried.
 // CHECK-LABEL: func.func @grid_stride_unguarded(
 // CHECK: scf.parallel
 // CHECK: %[[BASE:.*]] = llvm.mul
@@ -74,11 +75,11 @@ func.func @block_strided_sum(%p: !llvm.ptr, %n32: i32) {
 // CHECK: %[[D:.*]] = arith.index_cast %[[T]] : index to i64
 // CHECK: %[[R:.*]]:2 = scf.while (%{{.*}} = %{{.*}}, %[[J:.*]] = %[[BASE]]) : (i64, i64) -> (i64, i64) {
 // CHECK: %[[I:.*]] = arith.addi %[[J]], %[[D]] overflow<nsw> : i64
-// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[I]], %{{.*}} : i64
+// CHECK: %[[IN:.*]] = arith.cmpi slt, %[[I]], %{{.*}} : i64
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[J]], %[[BASE]] : i64
 // CHECK: %[[ACTIVE:.*]] = arith.ori %[[FIRST]], %[[IN]] : i1
 // CHECK: scf.if %[[ACTIVE]] -> (i64) {
-// CHECK: arith.cmpi ult
+// CHECK: arith.cmpi slt
 // CHECK: scf.condition
 // CHECK: llvm.store %[[R]]#0
 func.func @grid_stride_unguarded(%p: !llvm.ptr, %n: i64, %bx32: i32, %gx32: i32) {
@@ -175,14 +176,24 @@ func.func @else_side_guard(%p: !llvm.ptr, %n32: i32) {
 
 // -----
 
-// Left alone: a 64-bit bound of unknown magnitude (a `size_t` kernel
-// argument), with which the new loop's sums could wrap where the old
-// loop's do not. (Testing the bound at run time would need a copy of the
-// old loop under the guard, where the interchange cannot take either;
-// measured 2x slower than leaving the loop alone.)
+// A 64-bit bound of unknown magnitude (a `size_t` kernel argument): the new
+// loop runs where the bound is below 2^60, so that its sums cannot wrap,
+// and a copy of the whole guard with the old loop elsewhere (the old
+// loop's first iteration is unconditional). The new loop leaves the guard.
 // CHECK-LABEL: func.func @unknown_bound_magnitude(
+// CHECK: %[[G:.*]] = llvm.icmp "ult"
+// CHECK: %[[LIMIT:.*]] = arith.constant 1152921504606846976 : i64
+// CHECK: %[[SMALL:.*]] = arith.cmpi ult, %[[N:.*]], %[[LIMIT]] : i64
+// CHECK: scf.if %[[SMALL]] {
+// CHECK: scf.while (%{{.*}} = %{{.*}}) : (i64) -> i64 {
+// CHECK: arith.cmpi slt, %{{.*}}, %[[N]] : i64
+// CHECK: scf.condition
+// CHECK: scf.if %[[G]] {
+// CHECK: } else {
+// CHECK-NEXT: scf.if %[[G]] {
+// CHECK-NEXT: scf.while (%{{.*}} = %{{.*}}) : (i64) -> i64 {
 // CHECK-NOT: arith.cmpi
-// CHECK: return
+// CHECK: llvm.icmp "ult"
 func.func @unknown_bound_magnitude(%p: !llvm.ptr, %n: i64) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -215,9 +226,57 @@ func.func @unknown_bound_magnitude(%p: !llvm.ptr, %n: i64) {
 
 // -----
 
+// A 32-bit counter (`for (int i = tid; i < n; i += 8)`) counts in 64 bits:
+// the new loop runs where a test at run time shows that the old loop's
+// arithmetic never wraps (a positive step; bound plus step and the largest
+// start plus step within the 32-bit range), and gets its counter back as
+// the 32-bit value; a copy of the old loop runs elsewhere.
+// CHECK-LABEL: func.func @narrow_counter(
+// CHECK: %[[STEP:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK: %[[BOUND:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK: arith.addi %[[BOUND]], %[[STEP]] : i64
+// CHECK: arith.constant 2048 : i64
+// CHECK: %[[POSITIVE:.*]] = arith.cmpi sgt, %[[STEP]]
+// CHECK: arith.cmpi sle, %{{.*}}, %{{.*}} : i64
+// CHECK: arith.cmpi sle, %{{.*}}, %{{.*}} : i64
+// CHECK: %[[EXACT:.*]] = arith.andi %[[POSITIVE]]
+// CHECK: scf.if %[[EXACT]] -> (i32) {
+// CHECK: scf.while (%[[J:.*]] = %{{.*}}) : (i64) -> i64 {
+// CHECK: %[[I:.*]] = arith.addi %[[J]], %{{.*}} overflow<nsw> : i64
+// CHECK: scf.if
+// CHECK-NEXT: arith.trunci %[[I]] overflow<nsw> : i64 to i32
+// CHECK: } else {
+// CHECK: scf.while (%{{.*}} = %{{.*}}) : (i32) -> i32 {
+func.func @narrow_counter(%p: !llvm.ptr, %n32: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %c8i = llvm.mlir.constant(8 : i32) : i32
+  %one = llvm.mlir.constant(1.0 : f32) : f32
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+      %t32 = arith.index_castui %t : index to i32
+      %r = scf.while (%i = %t32) : (i32) -> i32 {
+        %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+        llvm.store %one, %q : f32, !llvm.ptr
+        %next = llvm.add %i, %c8i : i32
+        %lt = llvm.icmp "slt" %next, %n32 : i32
+        scf.condition(%lt) %next : i32
+      } do {
+      ^bb0(%i: i32):
+        scf.yield %i : i32
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
 // Left alone: a step of unknown sign (a kernel argument); a bound that
-// differs between threads (loaded); a 32-bit counter; a start that may be
-// negative; an unsigned exit test with a shared start of unknown sign
+// differs between threads (loaded); a start that may be negative; an unsigned exit test with a shared start of unknown sign
 // (unsigned order is not monotone across a negative start); a loop whose
 // threads already agree on everything.
 // CHECK-LABEL: func.func @not_uniformized(
@@ -255,16 +314,6 @@ func.func @not_uniformized(%p: !llvm.ptr, %n: i64, %s: i64, %n32: i32) {
       } do {
       ^bb0(%i: i64):
         scf.yield %i : i64
-      }
-      %r2 = scf.while (%i = %t32) : (i32) -> i32 {
-        %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i32) -> !llvm.ptr, f32
-        llvm.store %one, %q : f32, !llvm.ptr
-        %next = llvm.add %i, %c8i : i32
-        %lt = llvm.icmp "slt" %next, %n32 : i32
-        scf.condition(%lt) %next : i32
-      } do {
-      ^bb0(%i: i32):
-        scf.yield %i : i32
       }
       %shifted = llvm.sub %start, %c8 : i64
       %r3 = scf.while (%i = %shifted) : (i64) -> i64 {

@@ -63,6 +63,10 @@ namespace {
 /// so that sums of a few of them cannot overflow 64 bits.
 constexpr unsigned kMaxBits = 60;
 
+/// Bits of the per-thread offset of a 32-bit counter (a thread index, or
+/// a multiple of it), which the run-time test adds to the shared part.
+constexpr unsigned kMaxNarrowOffsetBits = 30;
+
 //===----------------------------------------------------------------------===//
 // Integer facts
 //===----------------------------------------------------------------------===//
@@ -72,6 +76,14 @@ bool hasNoSignedWrap(Operation *op) {
     return flags.hasNoSignedWrap();
   if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
     return flags.hasNoSignedWrap();
+  return false;
+}
+
+bool hasNoUnsignedWrap(Operation *op) {
+  if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
+    return flags.hasNoUnsignedWrap();
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
+    return flags.hasNoUnsignedWrap();
   return false;
 }
 
@@ -104,6 +116,22 @@ class IntegerFacts {
 public:
   explicit IntegerFacts(scf::ParallelOp threadLoop) : threadLoop(threadLoop) {}
 
+  /// The operand of a truncation or narrowing index cast that keeps the
+  /// value (the operand's magnitude fits the narrower type).
+  std::optional<Value> exactTruncationSource(Value value,
+                                             unsigned depth) const {
+    Operation *def = value.getDefiningOp();
+    if (!def || !isa<LLVM::TruncOp, arith::TruncIOp, arith::IndexCastOp,
+                     arith::IndexCastUIOp>(def))
+      return std::nullopt;
+    Value source = def->getOperand(0);
+    if (bitWidth(source.getType()) <= bitWidth(value.getType()))
+      return std::nullopt;
+    if (magnitudeBits(source, depth + 1) >= bitWidth(value.getType()))
+      return std::nullopt;
+    return source;
+  }
+
   /// An upper bound on the bits of |value| (64 if unknown).
   unsigned magnitudeBits(Value value, unsigned depth = 0) const {
     APInt constant;
@@ -117,6 +145,8 @@ public:
     if (auto source = extensionSource(value))
       return std::min(bitWidth(source->first.getType()),
                       magnitudeBits(source->first, depth + 1));
+    if (std::optional<Value> source = exactTruncationSource(value, depth))
+      return magnitudeBits(*source, depth + 1);
     Operation *def = value.getDefiningOp();
     if (!def || def->getNumOperands() != 2)
       return 64;
@@ -140,6 +170,8 @@ public:
       return false;
     if (auto source = extensionSource(value))
       return !source->second || isNonNegative(source->first, depth + 1);
+    if (std::optional<Value> source = exactTruncationSource(value, depth))
+      return isNonNegative(*source, depth + 1);
     Operation *def = value.getDefiningOp();
     if (!def)
       return false;
@@ -272,6 +304,9 @@ std::optional<ExitTest> asExitTest(Value condition, Value counter, Value &bound,
   }
 }
 
+/// How the parts of a start were extended to the counter's type.
+enum class PartsExtension { None, Sign, Zero };
+
 /// A thread-strided loop: carried position `position` counts from
 /// `shared + offset` by `step` while `counter TEST bound`.
 struct StridedLoop {
@@ -284,26 +319,59 @@ struct StridedLoop {
   ExitTest test;
   /// The branch that requires `start TEST bound` around the loop, if any.
   scf::IfOp entryGuard;
+  /// A 32-bit counter: the new loop counts in 64 bits, and runs where a
+  /// test at run time shows that the old loop's arithmetic never wraps.
+  bool narrow = false;
+  /// A 64-bit bound of unknown magnitude: the new loop runs where it is
+  /// below 2^kMaxBits.
+  bool checkBound = false;
+
+  /// How `shared` and `offset`, of a narrower type, extend to the
+  /// counter's (64-bit counters only).
+  PartsExtension extension = PartsExtension::None;
+
+  bool needsRuntimeTest() const { return narrow || checkBound; }
 };
 
 /// `start` as a part all threads share plus a non-negative part that
-/// differs between them (`shared` null for zero).
+/// differs between them (`shared` null for zero), possibly both of a
+/// narrower type that `extension` widens: an extension of a sum that does
+/// not wrap is the sum of the extended parts (`zext(u + t)` with nuw,
+/// `sext(u + t)` with nsw; `zext nneg` of a sum with nsw is its `sext`).
 bool splitStart(Value start, const ThreadUniformity &uniformity,
-                const IntegerFacts &facts, Value &shared, Value &offset) {
+                const IntegerFacts &facts, Value &shared, Value &offset,
+                PartsExtension &extension) {
+  extension = PartsExtension::None;
+  Value sum = start;
   Operation *def = start.getDefiningOp();
-  if (def && isa<LLVM::AddOp, arith::AddIOp>(def)) {
+  if (def &&
+      isa<LLVM::ZExtOp, LLVM::SExtOp, arith::ExtUIOp, arith::ExtSIOp>(def)) {
+    Operation *add = def->getOperand(0).getDefiningOp();
+    bool signExtends = isa<LLVM::SExtOp, arith::ExtSIOp>(def);
+    if (auto zext = dyn_cast<LLVM::ZExtOp>(def); zext && zext.getNonNeg())
+      signExtends = true;
+    if (add && isa<LLVM::AddOp, arith::AddIOp>(add) &&
+        (signExtends ? hasNoSignedWrap(add) : hasNoUnsignedWrap(add))) {
+      sum = def->getOperand(0);
+      extension = signExtends ? PartsExtension::Sign : PartsExtension::Zero;
+    }
+  }
+  Operation *add = sum.getDefiningOp();
+  if (add && isa<LLVM::AddOp, arith::AddIOp>(add)) {
     for (unsigned side = 0; side < 2; ++side) {
-      Value uniformPart = def->getOperand(side);
-      Value threadPart = def->getOperand(1 - side);
+      Value uniformPart = add->getOperand(side);
+      Value threadPart = add->getOperand(1 - side);
       if (uniformity.isUniform(uniformPart) &&
           !uniformity.isUniform(threadPart) &&
-          facts.isNonNegative(threadPart)) {
+          (extension == PartsExtension::Zero ||
+           facts.isNonNegative(threadPart))) {
         shared = uniformPart;
         offset = threadPart;
         return true;
       }
     }
   }
+  extension = PartsExtension::None;
   if (!facts.isNonNegative(start))
     return false;
   shared = Value();
@@ -427,7 +495,8 @@ matchStridedLoop(scf::WhileOp loop, scf::ParallelOp threadLoop,
   for (auto [position, next] : llvm::enumerate(condition.getArgs())) {
     Value counter = before.getArgument(position);
     Type type = counter.getType();
-    if (!type.isIndex() && !type.isInteger(64))
+    bool wide = type.isIndex() || type.isInteger(64);
+    if (!wide && !type.isInteger(32))
       continue;
     Operation *add = next.getDefiningOp();
     if (!add || !isa<LLVM::AddOp, arith::AddIOp>(add))
@@ -440,23 +509,36 @@ matchStridedLoop(scf::WhileOp loop, scf::ParallelOp threadLoop,
         asExitTest(condition.getCondition(), next, bound);
     if (!step || !test || !uniformity.isUniform(step) ||
         !uniformity.isUniform(bound) || !isDefinedOutside(step, loop) ||
-        !isDefinedOutside(bound, loop) || !facts.isPositive(step) ||
-        facts.magnitudeBits(step) > kMaxBits ||
-        facts.magnitudeBits(bound) > kMaxBits)
+        !isDefinedOutside(bound, loop))
       continue;
     Value start = loop.getInits()[position];
-    StridedLoop strided{loop, static_cast<unsigned>(position), {}, {}, step,
-                        bound, *test, {}};
+    StridedLoop strided{
+        loop, static_cast<unsigned>(position), {}, {}, step, bound, *test, {}};
     if (uniformity.isUniform(start) ||
-        !splitStart(start, uniformity, facts, strided.shared, strided.offset) ||
-        facts.magnitudeBits(strided.offset) > kMaxBits ||
-        (strided.shared && facts.magnitudeBits(strided.shared) > kMaxBits))
+        !splitStart(start, uniformity, facts, strided.shared, strided.offset,
+                    strided.extension) ||
+        (!wide && strided.extension != PartsExtension::None))
       continue;
-    // An unsigned order is monotone along the counter only without a
-    // negative (huge unsigned) start.
-    if (!isSigned(*test) && strided.shared &&
-        !facts.isNonNegative(strided.shared))
-      continue;
+    if (wide) {
+      // Proven now: the step's sign, the magnitudes of step, offset and
+      // shared part; the bound's at run time if need be.
+      if (!facts.isPositive(step) || facts.magnitudeBits(step) > kMaxBits ||
+          facts.magnitudeBits(strided.offset) > kMaxBits ||
+          (strided.shared && facts.magnitudeBits(strided.shared) > kMaxBits))
+        continue;
+      // An unsigned order is monotone along the counter only without a
+      // negative (huge unsigned) start.
+      if (!isSigned(*test) && strided.shared &&
+          strided.extension != PartsExtension::Zero &&
+          !facts.isNonNegative(strided.shared))
+        continue;
+      strided.checkBound = facts.magnitudeBits(bound) > kMaxBits;
+    } else {
+      // 32 bits: everything but the offset is checked at run time.
+      if (facts.magnitudeBits(strided.offset) > kMaxNarrowOffsetBits)
+        continue;
+      strided.narrow = true;
+    }
     strided.entryGuard =
         findEntryGuard(loop, threadLoop, start, bound, *test, facts);
     return strided;
@@ -504,40 +586,211 @@ bool isSafeEverywhere(Operation *op, const IntegerFacts &facts) {
   return false;
 }
 
-/// Moves `loop` out of its entry guard when it sits directly in the guard
-/// and all that comes
-/// before it there computes defined values for every thread. Threads that
-/// fail the guard then run no iteration of the loop (its guard `start +
-/// k*step < n` is false for them in every round), and the loop's rounds,
-/// the same for all threads, no longer sit under a branch that differs
-/// between threads (which barrier lowering would have to predicate).
-void hoistOutOfEntryGuard(Operation *loop, const StridedLoop &strided,
-                          const IntegerFacts &facts) {
-  scf::IfOp guard = strided.entryGuard;
-  if (!guard || loop->getParentOp() != guard.getOperation())
-    return;
-  Block *side = loop->getBlock();
-  for (Operation &op : *side) {
-    if (&op == loop)
-      break;
-    if (!isSafeEverywhere(&op, facts))
-      return;
-  }
-  while (&side->front() != loop)
-    side->front().moveBefore(guard);
-  loop->moveBefore(guard);
+/// True if `op` is a computation that can run for every thread once the
+/// poison-generating flags LLVM put on it (facts it inferred from the
+/// guard) are removed: integer arithmetic, casts, comparisons, constants.
+bool isMovableWithoutFlags(Operation *op) {
+  return op->hasTrait<OpTrait::ConstantLike>() ||
+         isa<LLVM::AddOp, LLVM::SubOp, LLVM::MulOp, LLVM::ShlOp, LLVM::ZExtOp,
+             LLVM::SExtOp, LLVM::TruncOp, LLVM::ICmpOp, LLVM::AndOp, LLVM::OrOp,
+             arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::ShLIOp,
+             arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+             arith::IndexCastOp, arith::IndexCastUIOp, arith::CmpIOp,
+             arith::AndIOp, arith::OrIOp>(op);
 }
 
-/// Rewrites the loop; returns the new one.
-Operation *uniformize(const StridedLoop &strided, const IntegerFacts &facts) {
+/// Removes the poison-generating flags of an op isMovableWithoutFlags
+/// accepts.
+void dropPoisonFlags(Operation *op) {
+  if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
+    flags.setOverflowFlags(LLVM::IntegerOverflowFlags::none);
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
+    op->setAttr(flags.getIntegerOverflowAttrName(),
+                arith::IntegerOverflowFlagsAttr::get(
+                    op->getContext(), arith::IntegerOverflowFlags::none));
+  if (auto zext = dyn_cast<LLVM::ZExtOp>(op))
+    zext.setNonNeg(false);
+}
+
+/// True if `loop` sits directly in its entry guard after only code that
+/// computes defined values for every thread: then the loop can leave the
+/// guard. Threads that fail the guard run no iteration of it (its guard
+/// `start + k*step < n` is false for them in every round), and the loop's
+/// rounds, the same for all threads, no longer sit under a branch that
+/// differs between threads (which barrier lowering would predicate).
+bool canLeaveEntryGuard(scf::WhileOp loop, const StridedLoop &strided,
+                        const IntegerFacts &facts) {
+  scf::IfOp guard = strided.entryGuard;
+  if (!guard || loop->getParentOp() != guard.getOperation())
+    return false;
+  // The offset decides which threads run each round: it must mean the same
+  // for the threads that fail the guard.
+  Value offset = strided.offset;
+  if (guard->isAncestor(offset.getParentRegion()->getParentOp()))
+    return false;
+  for (Operation &op : *loop->getBlock()) {
+    if (&op == loop.getOperation())
+      break;
+    // With a 32-bit counter, the run-time test checks the step, bound and
+    // shared part the loop's rounds use, whatever they compute: the code
+    // may run without LLVM's flags.
+    if (!isSafeEverywhere(&op, facts) &&
+        !(strided.narrow && isMovableWithoutFlags(&op)))
+      return false;
+  }
+  return true;
+}
+
+/// Moves the ops before `op` in its block to just before `guard`, without
+/// the flags that held only under it.
+void movePrecedingOpsBefore(Operation *op, scf::IfOp guard) {
+  Block *block = op->getBlock();
+  while (&block->front() != op) {
+    Operation &moved = block->front();
+    moved.moveBefore(guard);
+    dropPoisonFlags(&moved);
+  }
+}
+
+/// `value`, of the counter's type, as the 64-bit integer the new loop
+/// computes with: itself for 64-bit counters, else extended as the exit
+/// test reads it.
+Value widen(OpBuilder &builder, Location loc, Value value,
+            const StridedLoop &strided) {
+  if (!strided.narrow)
+    return value;
+  Type i64 = builder.getI64Type();
+  if (isSigned(strided.test))
+    return arith::ExtSIOp::create(builder, loc, i64, value);
+  return arith::ExtUIOp::create(builder, loc, i64, value);
+}
+
+/// The test at run time under which the new loop's arithmetic is exact
+/// and agrees with the old loop's: a 64-bit bound below 2^kMaxBits; for a
+/// 32-bit counter, a positive step, and every value the old loop computes
+/// (at most the larger of `bound - 1` and the largest start, plus a step)
+/// within the counter's range, so that it never wraps.
+Value buildExactnessTest(OpBuilder &builder, Location loc,
+                         const StridedLoop &strided,
+                         const IntegerFacts &facts) {
+  auto constant = [&](Type type, int64_t value) -> Value {
+    return arith::ConstantOp::create(builder, loc, type,
+                                     builder.getIntegerAttr(type, value));
+  };
+  auto compare = [&](arith::CmpIPredicate predicate, Value lhs,
+                     Value rhs) -> Value {
+    return arith::CmpIOp::create(builder, loc, predicate, lhs, rhs);
+  };
+  auto both = [&](Value lhs, Value rhs) -> Value {
+    return arith::AndIOp::create(builder, loc, lhs, rhs);
+  };
+  using P = arith::CmpIPredicate;
+  if (!strided.narrow) {
+    Type type = strided.bound.getType();
+    int64_t limit = int64_t(1) << kMaxBits;
+    if (!isSigned(strided.test))
+      return compare(P::ult, strided.bound, constant(type, limit));
+    return both(compare(P::slt, strided.bound, constant(type, limit)),
+                compare(P::sgt, strided.bound, constant(type, -limit)));
+  }
+  Type i64 = builder.getI64Type();
+  Value step = widen(builder, loc, strided.step, strided);
+  Value bound = widen(builder, loc, strided.bound, strided);
+  Value shared = strided.shared ? widen(builder, loc, strided.shared, strided)
+                                : constant(i64, 0);
+  int64_t max = isSigned(strided.test) ? INT32_MAX : UINT32_MAX;
+  int64_t offsetLimit = int64_t(1) << facts.magnitudeBits(strided.offset);
+  Value pastBound = arith::AddIOp::create(builder, loc, bound, step);
+  Value startLimit =
+      arith::AddIOp::create(builder, loc, shared, constant(i64, offsetLimit));
+  Value pastStart = arith::AddIOp::create(builder, loc, startLimit, step);
+  return both(compare(P::sgt, step, constant(i64, 0)),
+              both(compare(P::sle, pastBound, constant(i64, max + 1)),
+                   compare(P::sle, pastStart, constant(i64, max))));
+}
+
+/// Puts `target` under a branch on `test` and a copy of it in the other
+/// side; returns the copy.
+Operation *versionOn(Operation *target, Value test) {
+  Location loc = target->getLoc();
+  OpBuilder builder(target);
+  auto version = scf::IfOp::create(builder, loc, target->getResultTypes(), test,
+                                   /*addThenBlock=*/true,
+                                   /*addElseBlock=*/true);
+  // Without results the sides come with their terminators.
+  auto yieldAtEnd = [&](Block *block, ValueRange values) {
+    if (!block->empty() && block->back().hasTrait<OpTrait::IsTerminator>())
+      block->back().erase();
+    builder.setInsertionPointToEnd(block);
+    scf::YieldOp::create(builder, loc, values);
+  };
+  builder.setInsertionPointToStart(version.elseBlock());
+  Operation *copy = builder.clone(*target);
+  yieldAtEnd(version.elseBlock(), copy->getResults());
+  // Results nothing uses are yielded as poison: a use by the yield would
+  // make the rewrite keep them (a per-thread value in memory each round).
+  SmallVector<Value> yielded;
+  for (Value result : target->getResults()) {
+    if (!result.use_empty()) {
+      yielded.push_back(result);
+      continue;
+    }
+    builder.setInsertionPoint(version);
+    yielded.push_back(LLVM::PoisonOp::create(builder, loc, result.getType()));
+  }
+  target->replaceAllUsesWith(version.getResults());
+  target->moveBefore(version.thenBlock(), version.thenBlock()->begin());
+  yieldAtEnd(version.thenBlock(), yielded);
+  return copy;
+}
+
+/// Rewrites the loop. Adds the new loop, and the copies of the old one
+/// that run where the run-time test fails, to `done`.
+void uniformize(const StridedLoop &strided, const IntegerFacts &facts,
+                llvm::SmallPtrSetImpl<Operation *> &done) {
   scf::WhileOp old = strided.loop;
   Location loc = old.getLoc();
+  bool leavesGuard = canLeaveEntryGuard(old, strided, facts);
+  if (leavesGuard)
+    movePrecedingOpsBefore(old, strided.entryGuard);
+  if (strided.needsRuntimeTest()) {
+    // The whole guard is copied when the loop leaves it: the copy of the
+    // old loop runs its first iteration unconditionally.
+    scf::IfOp guard = strided.entryGuard;
+    Operation *target = leavesGuard ? guard.getOperation() : old.getOperation();
+    OpBuilder builder(target);
+    Value exact = buildExactnessTest(builder, loc, strided, facts);
+    Operation *copy = versionOn(target, exact);
+    copy->walk([&](scf::WhileOp loop) { done.insert(loop); });
+  }
+
   OpBuilder builder(old);
   Type counterType = old.getInits()[strided.position].getType();
-  Value shared = strided.shared;
-  if (!shared)
-    shared = arith::ConstantOp::create(builder, loc, counterType,
-                                       builder.getZeroAttr(counterType));
+  Type wideType = strided.narrow ? builder.getI64Type() : counterType;
+  // The parts of the start in the counter's type, then as computed with.
+  auto asCounter = [&](Value part) -> Value {
+    switch (strided.extension) {
+    case PartsExtension::None:
+      return part;
+    case PartsExtension::Sign:
+      if (counterType.isIndex())
+        return arith::IndexCastOp::create(builder, loc, counterType, part);
+      return arith::ExtSIOp::create(builder, loc, counterType, part);
+    case PartsExtension::Zero:
+      if (counterType.isIndex())
+        return arith::IndexCastUIOp::create(builder, loc, counterType, part);
+      return arith::ExtUIOp::create(builder, loc, counterType, part);
+    }
+    llvm_unreachable("unknown extension");
+  };
+  Value shared = strided.shared
+                     ? widen(builder, loc, asCounter(strided.shared), strided)
+                     : arith::ConstantOp::create(builder, loc, wideType,
+                                                 builder.getZeroAttr(wideType))
+                           .getResult();
+  Value offset = widen(builder, loc, asCounter(strided.offset), strided);
+  Value step = widen(builder, loc, strided.step, strided);
+  Value bound = widen(builder, loc, strided.bound, strided);
 
   // The old positions the new loop carries (the thread's own counter only
   // if its final value is used), then the shared counter.
@@ -561,16 +814,23 @@ Operation *uniformize(const StridedLoop &strided, const IntegerFacts &facts) {
   scf::YieldOp::create(builder, loc, after->getArguments());
   ValueRange carried = before->getArguments().drop_back();
 
-  // The thread's iteration, if it has one in this round.
+  // The thread's iteration, if it has one in this round. Magnitudes are
+  // far from overflow (proven, or tested at run time): these sums do not
+  // wrap, which index-set splitting needs to know to turn the guard into
+  // thread-loop bounds.
   builder.setInsertionPointToEnd(before);
   Value counter = before->getArguments().back();
-  // Magnitudes below 2^kMaxBits: these sums do not wrap, which index-set
-  // splitting needs to know to turn the guard into thread-loop bounds.
   auto noWrap = arith::IntegerOverflowFlags::nsw;
-  Value mine =
-      arith::AddIOp::create(builder, loc, counter, strided.offset, noWrap);
-  Value active = arith::CmpIOp::create(builder, loc, toArith(strided.test),
-                                       mine, strided.bound);
+  Value mine = arith::AddIOp::create(builder, loc, counter, offset, noWrap);
+  // Unsigned tests on values known non-negative (zero-extended 32-bit
+  // ones, or a bound tested or known to be) compare as signed ones, which
+  // index-set splitting turns into thread-loop bounds.
+  ExitTest test = strided.test;
+  if (!isSigned(test) && (strided.narrow || strided.checkBound ||
+                          facts.isNonNegative(strided.bound)))
+    test = test == ExitTest::ULT ? ExitTest::SLT : ExitTest::SLE;
+  Value active =
+      arith::CmpIOp::create(builder, loc, toArith(test), mine, bound);
   if (!strided.entryGuard) {
     Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                         counter, shared);
@@ -584,7 +844,13 @@ Operation *uniformize(const StridedLoop &strided, const IntegerFacts &facts) {
   Block *thenBlock = branch.thenBlock();
   thenBlock->getOperations().splice(thenBlock->end(),
                                     oldBefore.getOperations());
-  oldBefore.getArgument(strided.position).replaceAllUsesWith(mine);
+  Value mineAsCounter = mine;
+  if (strided.narrow) {
+    builder.setInsertionPointToStart(thenBlock);
+    mineAsCounter =
+        arith::TruncIOp::create(builder, loc, counterType, mine, noWrap);
+  }
+  oldBefore.getArgument(strided.position).replaceAllUsesWith(mineAsCounter);
   for (auto [newIndex, oldIndex] : llvm::enumerate(kept))
     oldBefore.getArgument(oldIndex).replaceAllUsesWith(carried[newIndex]);
   builder.setInsertionPoint(oldCondition);
@@ -595,10 +861,8 @@ Operation *uniformize(const StridedLoop &strided, const IntegerFacts &facts) {
 
   // Another round while some thread may have an iteration left.
   builder.setInsertionPointAfter(branch);
-  Value next =
-      arith::AddIOp::create(builder, loc, counter, strided.step, noWrap);
-  Value more = arith::CmpIOp::create(builder, loc, toArith(strided.test), next,
-                                     strided.bound);
+  Value next = arith::AddIOp::create(builder, loc, counter, step, noWrap);
+  Value more = arith::CmpIOp::create(builder, loc, toArith(test), next, bound);
   SmallVector<Value> forwarded(branch.getResults());
   forwarded.push_back(next);
   scf::ConditionOp::create(builder, loc, more, forwarded);
@@ -606,8 +870,12 @@ Operation *uniformize(const StridedLoop &strided, const IntegerFacts &facts) {
   for (auto [newIndex, oldIndex] : llvm::enumerate(kept))
     old.getResult(oldIndex).replaceAllUsesWith(loop.getResult(newIndex));
   old.erase();
-  hoistOutOfEntryGuard(loop, strided, facts);
-  return loop;
+  if (leavesGuard) {
+    // Before the loop in the guard now: the casts and constants above.
+    movePrecedingOpsBefore(loop, strided.entryGuard);
+    loop->moveBefore(strided.entryGuard);
+  }
+  done.insert(loop);
 }
 
 struct UniformizeStridedLoopsPass
@@ -627,7 +895,7 @@ struct UniformizeStridedLoopsPass
         });
         if (!found)
           break;
-        rewritten.insert(uniformize(*found, IntegerFacts(threadLoop)));
+        uniformize(*found, IntegerFacts(threadLoop), rewritten);
       }
     }
   }

@@ -4,9 +4,10 @@
 // product per block with a tree reduction (lengths below, at and above the
 // block size, not multiples of it, and zero), the counter's final value
 // used after the loop, a start offset, an inclusive bound, a do-while loop
-// whose first iteration runs even past the bound, a 64-bit grid-stride
-// loop launched with few blocks, and an unsigned 32-bit counter (left as
-// it is). Block sizes are constants at the launch site or only known at
+// whose first iteration runs even past the bound, 64-bit and 32-bit
+// grid-stride loops launched with few blocks, a 32-bit counter near
+// INT_MAX (respec's run-time test sends it to the loop as written), and an
+// unsigned 32-bit counter. Block sizes are constants at the launch site or only known at
 // run time. The host checks every element.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: %respec -O2 --disable-opt=strided-loops %s -o %t.off && %t.off | FileCheck %s
@@ -84,6 +85,21 @@ __global__ void gridStride(size_t n, int a, const int *x, int *y) {
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)blockDim.x * gridDim.x)
     y[i] = a * x[i] + y[i];
+}
+
+// A 32-bit grid-stride loop (the step in unsigned arithmetic).
+__global__ void gridStride32(int n, int a, const int *x, int *y) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    y[i] = a * x[i] + y[i];
+}
+
+// A 32-bit counter near INT_MAX: respec's run-time test fails (the largest
+// start plus a step would not fit) and the loop runs as written; the
+// program's own arithmetic does not overflow.
+__global__ void nearIntMax(int base, int n, int *out) {
+  for (int i = base + (int)threadIdx.x; i < n; i += blockDim.x)
+    out[i - base] += 1 + (i & 7);
 }
 
 // An unsigned 32-bit counter.
@@ -215,6 +231,47 @@ static void checkGridStride(size_t n, int blocks, int block) {
   CUDA_CHECK(cudaFree(dY));
 }
 
+static void checkGridStride32(int n, int blocks) {
+  std::vector<int> x(n + 1), y(n + 1);
+  for (int k = 0; k <= n; ++k) {
+    x[k] = k % 13;
+    y[k] = k % 3;
+  }
+  int *dX, *dY;
+  CUDA_CHECK(cudaMalloc(&dX, (n + 1) * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&dY, (n + 1) * sizeof(int)));
+  CUDA_CHECK(cudaMemcpy(dX, x.data(), (n + 1) * sizeof(int),
+                        cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(dY, y.data(), (n + 1) * sizeof(int),
+                        cudaMemcpyHostToDevice));
+  gridStride32<<<blocks, 256>>>(n, 5, dX, dY);
+  CUDA_CHECK(cudaGetLastError());
+  std::vector<int> out(n + 1);
+  CUDA_CHECK(cudaMemcpy(out.data(), dY, (n + 1) * sizeof(int),
+                        cudaMemcpyDeviceToHost));
+  for (int k = 0; k <= n; ++k)
+    expectEqual("gridStride32", out[k], k < n ? 5 * x[k] + y[k] : y[k], k);
+  CUDA_CHECK(cudaFree(dX));
+  CUDA_CHECK(cudaFree(dY));
+}
+
+static void checkNearIntMax() {
+  const int base = 2147483647 - 300, n = 2147483647 - 100, size = 256;
+  int *dOut;
+  CUDA_CHECK(cudaMalloc(&dOut, size * sizeof(int)));
+  CUDA_CHECK(cudaMemset(dOut, 0, size * sizeof(int)));
+  nearIntMax<<<1, 64>>>(base, n, dOut);
+  CUDA_CHECK(cudaGetLastError());
+  std::vector<int> out(size);
+  CUDA_CHECK(cudaMemcpy(out.data(), dOut, size * sizeof(int),
+                        cudaMemcpyDeviceToHost));
+  for (int k = 0; k < size; ++k) {
+    int i = base + k;
+    expectEqual("nearIntMax", out[k], k < n - base ? 1 + (i & 7) : 0, k);
+  }
+  CUDA_CHECK(cudaFree(dOut));
+}
+
 static void checkUnsigned(unsigned n) {
   int *dY;
   CUDA_CHECK(cudaMalloc(&dY, (n + 1) * sizeof(int)));
@@ -244,6 +301,10 @@ int main() {
   checkGridStride(10, 4, 256);
   for (unsigned n : {0u, 95u, 96u, 97u, 1000u})
     checkUnsigned(n);
+  checkGridStride32(100003, 3);
+  checkGridStride32(700, 8);
+  checkGridStride32(0, 2);
+  checkNearIntMax();
   CUDA_CHECK(cudaDeviceSynchronize());
   if (failures) {
     printf("FAILED (%d)\n", failures);
