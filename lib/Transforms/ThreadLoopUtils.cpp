@@ -36,6 +36,29 @@ SmallVector<scf::ParallelOp> mlir::respec::collectThreadLoops(Operation *root) {
   return loops;
 }
 
+bool mlir::respec::hasNoWrapFlag(Operation *op, bool isSigned) {
+  if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
+    return isSigned ? flags.hasNoSignedWrap() : flags.hasNoUnsignedWrap();
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
+    return isSigned ? flags.hasNoSignedWrap() : flags.hasNoUnsignedWrap();
+  return false;
+}
+
+void mlir::respec::dropPoisonGeneratingFlags(Operation *op) {
+  if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
+    flags.setOverflowFlags(LLVM::IntegerOverflowFlags::none);
+  if (auto exact = dyn_cast<LLVM::ExactFlagInterface>(op))
+    exact.setIsExact(false);
+  if (auto disjoint = dyn_cast<LLVM::DisjointFlagInterface>(op))
+    disjoint.setIsDisjoint(false);
+  if (auto nonNegative = dyn_cast<LLVM::NonNegFlagInterface>(op))
+    nonNegative.setNonNeg(false);
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
+    op->setAttr(flags.getIntegerOverflowAttrName(),
+                arith::IntegerOverflowFlagsAttr::get(
+                    op->getContext(), arith::IntegerOverflowFlags::none));
+}
+
 std::optional<IntComparison>
 mlir::respec::matchIntComparison(Value condition) {
   Operation *def = condition.getDefiningOp();

@@ -230,10 +230,13 @@ def UniformizeStridedLoopsPass : Pass<"respec-uniformize-strided-loops",
     `shared + offset < n`. Its control is then uniform: the thread
     vectorizer runs it without per-lane exit masks, the interchange can
     take it, and index-set splitting turns the guard into thread-loop
-    bounds. Only 64-bit counters whose step, bound and offset are known to
-    stay far from overflow.
+    bounds. The new loop computes in 64 bits; where the old loop's
+    arithmetic is not proven exact (32-bit counters, 64-bit bounds of
+    unknown magnitude), it runs under a test at run time and a copy of the
+    old loop runs elsewhere.
   }];
-  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect",
+                           "LLVM::LLVMDialect"];
 }
 
 def InterchangeSerialLoopsPass : Pass<"respec-interchange-serial-loops",

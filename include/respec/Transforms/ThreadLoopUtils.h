@@ -53,6 +53,17 @@ std::optional<IntComparison> matchIntComparison(Value condition);
 /// (lhs, rhs).
 arith::CmpIPredicate swapOperandsOf(arith::CmpIPredicate predicate);
 
+/// True if the integer operation `op` carries the flag that it does not
+/// wrap when its operands are read as signed (nsw) or unsigned (nuw)
+/// integers.
+bool hasNoWrapFlag(Operation *op, bool isSigned);
+
+/// Removes the poison-generating flags of `op` (overflow, exact, disjoint,
+/// non-negative): facts that held where it was, which moving or cloning it
+/// elsewhere may break. Always correct: the op then computes a defined
+/// value wherever it computed one before.
+void dropPoisonGeneratingFlags(Operation *op);
+
 /// True if the after region of `loop` passes its arguments back to the
 /// before region unchanged: a rotated loop as the CFG lifting leaves it,
 /// with all of its body in the before region.

@@ -610,25 +610,13 @@ private:
       return false;
     prepareScalarOperands(op);
     Operation *clone = b.clone(*op, lanes[0]);
-    dropPoisonFlags(clone);
+    dropPoisonGeneratingFlags(clone);
     for (unsigned i = 0; i < width; ++i)
       mapResults(i, op, clone->getResults());
     laneOffsets.seed(op->getResult(0), *offsets);
     return true;
   }
 
-  static void dropPoisonFlags(Operation *op) {
-    if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
-      flags.setOverflowFlags(LLVM::IntegerOverflowFlags::none);
-    if (auto exact = dyn_cast<LLVM::ExactFlagInterface>(op))
-      exact.setIsExact(false);
-    if (auto disjoint = dyn_cast<LLVM::DisjointFlagInterface>(op))
-      disjoint.setIsDisjoint(false);
-    if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
-      op->setAttr(flags.getIntegerOverflowAttrName(),
-                  arith::IntegerOverflowFlagsAttr::get(
-                      op->getContext(), arith::IntegerOverflowFlags::none));
-  }
 
   /// Bytes of a value of `type` in memory when a vector of it is packed
   /// the same way (whole bytes); 0 otherwise.

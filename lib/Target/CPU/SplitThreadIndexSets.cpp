@@ -139,12 +139,7 @@ std::optional<CastKind> classifyCast(Operation *op) {
 /// True if the integer addition or subtraction `op` cannot wrap when its
 /// operands are read with `signedness`.
 bool hasNoWrap(Operation *op, Signedness signedness) {
-  bool isSigned = signedness == Signedness::Signed;
-  if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
-    return isSigned ? flags.hasNoSignedWrap() : flags.hasNoUnsignedWrap();
-  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
-    return isSigned ? flags.hasNoSignedWrap() : flags.hasNoUnsignedWrap();
-  return false;
+  return hasNoWrapFlag(op, signedness == Signedness::Signed);
 }
 
 /// Recognizes thread indices and loop-invariant values inside one thread

@@ -31,11 +31,21 @@
 //
 // The loop must be in the rotated form the CFG lifting produces (the whole
 // body in the before region, the after region only forwarding; see
-// respec-simplify-loop-exits), with a 64-bit counter (clang widens counters
-// used as addresses) whose step is known positive and whose bound, step
-// and per-thread offset are known to stay far from overflow. The first
+// respec-simplify-loop-exits). The new loop computes in 64 bits, where its
+// sums must not wrap and must equal the old loop's:
+//   - a 64-bit counter (clang widens `int` counters used as addresses when
+//     their arithmetic cannot wrap) needs a step known positive, and step,
+//     offset and shared part known to stay below 2^60; a bound not known
+//     to is tested at run time;
+//   - a 32-bit counter (`i += blockDim.x * gridDim.x` in unsigned
+//     arithmetic, which may wrap) is widened, and a test at run time
+//     checks that the step is positive and that no value the old loop
+//     computes leaves the 32-bit range.
+// Where a test fails, a copy of the old loop runs instead. The first
 // iteration runs unguarded unless an enclosing branch already requires
-// `start < n` (the guard clang puts in front of a rotated loop).
+// `start < n` (the guard clang puts in front of a rotated loop); the loop
+// then leaves that branch where the code before it can run for every
+// thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,21 +81,9 @@ constexpr unsigned kMaxNarrowOffsetBits = 30;
 // Integer facts
 //===----------------------------------------------------------------------===//
 
-bool hasNoSignedWrap(Operation *op) {
-  if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
-    return flags.hasNoSignedWrap();
-  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
-    return flags.hasNoSignedWrap();
-  return false;
-}
+bool hasNoSignedWrap(Operation *op) { return hasNoWrapFlag(op, true); }
 
-bool hasNoUnsignedWrap(Operation *op) {
-  if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
-    return flags.hasNoUnsignedWrap();
-  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
-    return flags.hasNoUnsignedWrap();
-  return false;
-}
+bool hasNoUnsignedWrap(Operation *op) { return hasNoWrapFlag(op, false); }
 
 /// Bits of an integer or index type (index: 64, the CPU's).
 unsigned bitWidth(Type type) {
@@ -599,19 +597,6 @@ bool isMovableWithoutFlags(Operation *op) {
              arith::AndIOp, arith::OrIOp>(op);
 }
 
-/// Removes the poison-generating flags of an op isMovableWithoutFlags
-/// accepts.
-void dropPoisonFlags(Operation *op) {
-  if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
-    flags.setOverflowFlags(LLVM::IntegerOverflowFlags::none);
-  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
-    op->setAttr(flags.getIntegerOverflowAttrName(),
-                arith::IntegerOverflowFlagsAttr::get(
-                    op->getContext(), arith::IntegerOverflowFlags::none));
-  if (auto zext = dyn_cast<LLVM::ZExtOp>(op))
-    zext.setNonNeg(false);
-}
-
 /// True if `loop` sits directly in its entry guard after only code that
 /// computes defined values for every thread: then the loop can leave the
 /// guard. Threads that fail the guard run no iteration of it (its guard
@@ -648,7 +633,7 @@ void movePrecedingOpsBefore(Operation *op, scf::IfOp guard) {
   while (&block->front() != op) {
     Operation &moved = block->front();
     moved.moveBefore(guard);
-    dropPoisonFlags(&moved);
+    dropPoisonGeneratingFlags(&moved);
   }
 }
 
