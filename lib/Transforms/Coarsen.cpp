@@ -209,13 +209,10 @@ std::string checkThreadCoarsening(scf::ParallelOp loop, Operation *&where) {
 /// which a GPU back end can make on the host.
 Operation *outermostInvariantAnchor(scf::ParallelOp loop) {
   Operation *anchor = loop;
-  auto definedOutside = [](Value value, Operation *op) {
-    return !op->isAncestor(value.getParentRegion()->getParentOp());
-  };
   while (Operation *parent = anchor->getParentOp()) {
     if (isa<FunctionOpInterface>(parent) ||
         !llvm::all_of(loop.getOperands(),
-                      [&](Value v) { return definedOutside(v, parent); }))
+                      [&](Value v) { return isDefinedOutside(v, parent); }))
       break;
     anchor = parent;
   }

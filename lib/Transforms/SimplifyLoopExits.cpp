@@ -95,13 +95,6 @@ std::optional<Multiplexer> findMultiplexer(Value condition) {
   return Multiplexer{ifOp, *onThen};
 }
 
-/// True if `value` is available after `ifOp` (not defined inside it).
-bool isDefinedOutside(Value value, scf::IfOp ifOp) {
-  Region *region = value.getParentRegion();
-  return !ifOp->isProperAncestor(region->getParentOp()) &&
-         region->getParentOp() != ifOp.getOperation();
-}
-
 /// The value the terminator may forward instead of `forwarded`, a result
 /// of the multiplexer: the value on the side that matters where the other
 /// side is poison, or the value both sides agree on.

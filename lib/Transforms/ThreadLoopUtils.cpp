@@ -36,6 +36,10 @@ SmallVector<scf::ParallelOp> mlir::respec::collectThreadLoops(Operation *root) {
   return loops;
 }
 
+bool mlir::respec::isDefinedOutside(Value value, Operation *op) {
+  return !op->isAncestor(value.getParentRegion()->getParentOp());
+}
+
 bool mlir::respec::hasNoWrapFlag(Operation *op, bool isSigned) {
   if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
     return isSigned ? flags.hasNoSignedWrap() : flags.hasNoUnsignedWrap();

@@ -53,6 +53,11 @@ std::optional<IntComparison> matchIntComparison(Value condition);
 /// (lhs, rhs).
 arith::CmpIPredicate swapOperandsOf(arith::CmpIPredicate predicate);
 
+/// True if `value` is defined outside `op` (not by an op in its regions
+/// nor as an argument of one of their blocks): available before `op`
+/// where it is available inside.
+bool isDefinedOutside(Value value, Operation *op);
+
 /// True if the integer operation `op` carries the flag that it does not
 /// wrap when its operands are read as signed (nsw) or unsigned (nuw)
 /// integers.

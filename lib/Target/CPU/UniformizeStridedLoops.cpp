@@ -475,11 +475,6 @@ scf::IfOp findEntryGuard(scf::WhileOp loop, scf::ParallelOp threadLoop,
   return {};
 }
 
-/// True if `value` is available before `loop` (defined outside it).
-bool isDefinedOutside(Value value, Operation *loop) {
-  return !loop->isAncestor(value.getParentRegion()->getParentOp());
-}
-
 std::optional<StridedLoop>
 matchStridedLoop(scf::WhileOp loop, scf::ParallelOp threadLoop,
                  const ThreadUniformity &uniformity) {
@@ -506,8 +501,8 @@ matchStridedLoop(scf::WhileOp loop, scf::ParallelOp threadLoop,
     std::optional<ExitTest> test =
         asExitTest(condition.getCondition(), next, bound);
     if (!step || !test || !uniformity.isUniform(step) ||
-        !uniformity.isUniform(bound) || !isDefinedOutside(step, loop) ||
-        !isDefinedOutside(bound, loop))
+        !uniformity.isUniform(bound) || !loop.isDefinedOutsideOfLoop(step) ||
+        !loop.isDefinedOutsideOfLoop(bound))
       continue;
     Value start = loop.getInits()[position];
     StridedLoop strided{
@@ -610,8 +605,7 @@ bool canLeaveEntryGuard(scf::WhileOp loop, const StridedLoop &strided,
     return false;
   // The offset decides which threads run each round: it must mean the same
   // for the threads that fail the guard.
-  Value offset = strided.offset;
-  if (guard->isAncestor(offset.getParentRegion()->getParentOp()))
+  if (!isDefinedOutside(strided.offset, guard))
     return false;
   for (Operation &op : *loop->getBlock()) {
     if (&op == loop.getOperation())

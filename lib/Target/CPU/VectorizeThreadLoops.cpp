@@ -206,8 +206,8 @@ struct LaneStride {
 };
 
 /// True if `proof` is null or defined outside `op`.
-static bool isDefinedOutside(Value proof, Operation *op) {
-  return !proof || !op->isAncestor(proof.getParentRegion()->getParentOp());
+static bool isAbsentOrDefinedOutside(Value proof, Operation *op) {
+  return !proof || isDefinedOutside(proof, op);
 }
 
 /// Keeps, for the serial loops around the ops being widened, whether each
@@ -1322,8 +1322,8 @@ private:
       std::optional<LaneStride> stride;
       if (Value before = lookup(forwarded); isVector(arg) && isVector(before))
         if (std::optional<LaneStride> s = strideOf(before);
-            s && isDefinedOutside(s->proof, widenedLoop) &&
-            isDefinedOutside(s->narrowProof, widenedLoop))
+            s && isAbsentOrDefinedOutside(s->proof, widenedLoop) &&
+            isAbsentOrDefinedOutside(s->narrowProof, widenedLoop))
           stride = s;
       setResult(original, arg, stride);
     }

@@ -44,10 +44,6 @@ bool isSharedMemoryCall(Operation *op) {
   return call && call.getCallee() == kSharedMemoryFunction;
 }
 
-bool isDefinedOutside(Value value, Operation *op) {
-  return !op->isAncestor(value.getParentRegion()->getParentOp());
-}
-
 /// The struct type of a by-value kernel parameter when `value` is the
 /// launch function's load of its host address (RaiseKernels marks it);
 /// null otherwise.
