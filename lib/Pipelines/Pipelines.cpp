@@ -122,6 +122,10 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
     pm.addPass(createHoistThreadInvariantsPass());
   if (options.vectorizeThreadLoops && options.threadVectorLanes > 1)
     pm.addPass(createVectorizeThreadLoopsPass({options.threadVectorLanes}));
+  // Narrow blocks of several rows: rows of neighbouring blocks swept
+  // together, as a CPU loop nest over the whole array would.
+  if (options.fuseBlockRows)
+    pm.addPass(createFuseBlockRowsPass());
   pm.addPass(createSerializeThreadLoopsPass({options.parallelAccesses}));
   if (options.freezeBlockIndices)
     pm.addPass(createFreezeBlockIndicesPass());

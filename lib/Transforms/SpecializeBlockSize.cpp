@@ -22,6 +22,7 @@
 #include "respec/Transforms/Attributes.h"
 #include "respec/Transforms/NoWrapInference.h"
 #include "respec/Transforms/Passes.h"
+#include "respec/Transforms/ThreadLoopUtils.h"
 
 #include "mlir/IR/IRMapping.h"
 
@@ -120,6 +121,11 @@ void cloneForBlockSize(ArrayRef<Operation *> ops, Block *block,
   }
   for (Operation *op : ops)
     b.clone(*op, mapping);
+  // Later passes size their work by the block's shape.
+  block->walk([&](scf::ParallelOp loop) {
+    if (isGridLoop(loop))
+      loop->setAttr(kBlockSizeAttr, b.getDenseI64ArrayAttr(size));
+  });
 }
 
 /// Rewrites `launch`'s body into a dispatch over `sizes` with the original

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dominance.h"
 #include "llvm/Support/MathExtras.h"
@@ -306,4 +307,163 @@ bool mlir::respec::forEachGEPIndexStep(
     first = false;
   }
   return true;
+}
+
+namespace {
+
+/// How the values of a thread body move with the thread loop's innermost
+/// index x: the coefficient c of `value = c * x + (terms without x)`, in
+/// bytes for addresses. Following sums, constant multiples, casts and
+/// address arithmetic; anything else that depends on x has no coefficient.
+/// (A heuristic for LLVM's vectorizer, not a legality argument: casts are
+/// read as not wrapping.)
+class InnermostStrides {
+public:
+  InnermostStrides(scf::ParallelOp loop, DataLayout layout)
+      : loop(loop), x(loop.getInductionVars().back()), layout(layout) {}
+
+  std::optional<int64_t> coefficient(Value value) {
+    if (auto it = memo.find(value); it != memo.end())
+      return it->second;
+    // SSA values of structured code form no cycles (loop-carried values
+    // are block arguments, not followed), so the recursion ends.
+    std::optional<int64_t> result = compute(value);
+    memo[value] = result;
+    return result;
+  }
+
+private:
+  std::optional<int64_t> compute(Value value) {
+    if (value == x)
+      return 1;
+    if (!loop->isProperAncestor(value.getParentBlock()->getParentOp()) &&
+        value.getParentRegion() != &loop.getRegion())
+      return 0;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      // The other thread indices; a serial loop's counter moves with x as
+      // its lower bound does.
+      if (arg.getOwner() == loop.getBody())
+        return 0;
+      auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (forOp && arg == forOp.getInductionVar() &&
+          coefficient(forOp.getStep()) == 0)
+        return coefficient(forOp.getLowerBound());
+      return std::nullopt;
+    }
+    Operation *def = value.getDefiningOp();
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp, arith::TruncIOp, LLVM::SExtOp, LLVM::ZExtOp,
+            LLVM::TruncOp>(def))
+      return coefficient(def->getOperand(0));
+    if (isa<arith::AddIOp, LLVM::AddOp>(def))
+      return combine(def, [](int64_t a, int64_t b) { return a + b; });
+    if (isa<arith::SubIOp, LLVM::SubOp>(def))
+      return combine(def, [](int64_t a, int64_t b) { return a - b; });
+    if (isa<arith::MulIOp, LLVM::MulOp, arith::ShLIOp, LLVM::ShlOp>(def))
+      return scale(def);
+    if (auto gep = dyn_cast<LLVM::GEPOp>(def))
+      return addressCoefficient(gep);
+    // What regions yield (scf.if, loops) is not followed.
+    if (def->getNumRegions() != 0)
+      return std::nullopt;
+    // Anything else moves with x only if an operand does.
+    for (Value operand : def->getOperands())
+      if (coefficient(operand) != 0)
+        return std::nullopt;
+    return 0;
+  }
+
+  std::optional<int64_t>
+  combine(Operation *def, function_ref<int64_t(int64_t, int64_t)> fn) {
+    std::optional<int64_t> a = coefficient(def->getOperand(0));
+    std::optional<int64_t> b = coefficient(def->getOperand(1));
+    if (!a || !b)
+      return std::nullopt;
+    return fn(*a, *b);
+  }
+
+  /// `a * k`, `k * a` or `a << k` for a constant k.
+  std::optional<int64_t> scale(Operation *def) {
+    bool shift = isa<arith::ShLIOp, LLVM::ShlOp>(def);
+    for (unsigned side = 0; side < 2; ++side) {
+      if (shift && side == 1)
+        break;
+      std::optional<int64_t> c = coefficient(def->getOperand(side));
+      std::optional<int64_t> k = getConstantIntValue(def->getOperand(1 - side));
+      if (!c || !k)
+        continue;
+      if (shift)
+        return *k >= 0 && *k < 32
+                   ? std::optional<int64_t>(*c * (int64_t(1) << *k))
+                   : std::nullopt;
+      return *c * *k;
+    }
+    if (coefficient(def->getOperand(0)) == 0 &&
+        coefficient(def->getOperand(1)) == 0)
+      return 0;
+    return std::nullopt;
+  }
+
+  std::optional<int64_t> addressCoefficient(LLVM::GEPOp gep) {
+    std::optional<int64_t> total = coefficient(gep.getBase());
+    if (!total)
+      return std::nullopt;
+    bool linear = forEachGEPIndexStep(gep, layout, [&](Value index,
+                                                       int64_t bytes) {
+      std::optional<int64_t> c = coefficient(index);
+      if (!c)
+        return false;
+      *total += *c * bytes;
+      return true;
+    });
+    return linear ? total : std::nullopt;
+  }
+
+  scf::ParallelOp loop;
+  Value x;
+  DataLayout layout;
+  llvm::DenseMap<Value, std::optional<int64_t>> memo;
+};
+
+} // namespace
+
+AccessesAlongX mlir::respec::classifyAccessesAlongX(scf::ParallelOp loop) {
+  DataLayout layout = DataLayout::closest(loop);
+  InnermostStrides strides(loop, layout);
+  int64_t step = getConstantIntValue(loop.getStep().back()).value_or(1);
+  AccessesAlongX result;
+  loop.getBody()->walk([&](Operation *op) {
+    Value address;
+    Type accessed;
+    if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+      address = load.getAddr();
+      accessed = load.getType();
+    } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+      address = store.getAddr();
+      accessed = store.getValue().getType();
+    } else if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+      for (Value arg : call.getArgOperands())
+        if (strides.coefficient(arg) != 0)
+          result.callsTakeX = true;
+      return;
+    } else {
+      return;
+    }
+    std::optional<int64_t> c = strides.coefficient(address);
+    if (!c)
+      ++result.unknown;
+    else if (*c == 0)
+      ++result.uniform;
+    else if (*c * step == int64_t(layout.getTypeSize(accessed)))
+      ++result.contiguous;
+    else
+      ++result.strided;
+  });
+  return result;
+}
+
+bool mlir::respec::isContiguousAlongX(scf::ParallelOp loop) {
+  AccessesAlongX accesses = classifyAccessesAlongX(loop);
+  return !accesses.callsTakeX && accesses.unknown == 0 &&
+         accesses.strided == 0;
 }

@@ -37,11 +37,13 @@
 // CHECK: scf.parallel
 // CHECK: %[[ROW:.+]] = arith.muli %[[K16]], %{{.+}} overflow<nsw, nuw> : i32
 // CHECK: arith.addi %[[ROW]], %{{.+}} overflow<nsw, nuw> : i32
+// CHECK: } {respec.block_size = array<i64: 16, 8, 1>, respec.parallel_level = "grid"}
 // CHECK: } else {
 // CHECK: arith.constant 32 : i32
 // CHECK: scf.if
 // CHECK: arith.constant 32 : i32
 // CHECK: scf.parallel
+// CHECK: } {respec.block_size = array<i64: 32, 1, 1>, respec.parallel_level = "grid"}
 // CHECK: } else {
 // CHECK: arith.index_castui %[[BX]] : i32 to index
 // CHECK: arith.index_castui %[[BY]] : i32 to index
@@ -49,6 +51,7 @@
 // CHECK: arith.muli %[[BX]], %{{.+}} : i32
 // CHECK-NOT: overflow
 // CHECK-NOT: arith.constant 64
+// CHECK-NOT: respec.block_size
 // CHECK: llvm.return
 
 // ONE-LABEL: llvm.func @__respec_launch._Z1kPi(

@@ -116,6 +116,7 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::minCutAcrossBarriers},
     {"block-index-freeze",
      &mlir::respec::CPUPipelineOptions::freezeBlockIndices},
+    {"block-rows", &mlir::respec::CPUPipelineOptions::fuseBlockRows},
     {"block-size-spec", &mlir::respec::CPUPipelineOptions::specializeBlockSize},
     {"loop-exits", &mlir::respec::CPUPipelineOptions::simplifyLoopExits},
     {"loop-interchange",
@@ -486,7 +487,7 @@ Options:
   --disable-opt=<a,b,...> Turn optional optimizations off (for differential
                           testing): barrier-elim, barrier-uniform-control,
                           barrier-min-cut, block-index-freeze,
-                          block-size-spec, loop-exits,
+                          block-rows, block-size-spec, loop-exits,
                           loop-interchange, parallel-accesses,
                           shared-atomics, strided-loops,
                           structure-all, thread-index-split,

@@ -262,6 +262,7 @@ Driver::lowerForCPU(std::unique_ptr<Module> device, LLVMContext &llvmContext,
   pipeline.coarsening = options.coarsening;
   pipeline.launchBlockSizes = launchBlockSizes;
   pipeline.vectorBits = getDeviceVectorBits(target, options.deviceCPU);
+  pipeline.threadVectorLanes = getThreadVectorLanes(pipeline.vectorBits);
   if (!configureTuning(pipeline.tuning))
     return nullptr;
   if (failed(runCPULoweringPipeline(*module, pipeline)))

@@ -46,6 +46,11 @@ translateToCPUModule(mlir::ModuleOp module, llvm::LLVMContext &context,
 unsigned getDeviceVectorBits(const llvm::TargetMachine &target,
                              llvm::StringRef deviceCPU);
 
+/// Threads respec-vectorize-thread-loops runs as the lanes of one vector on
+/// a CPU with `vectorBits`-bit registers: one register of 32-bit values
+/// with AVX-512 (16), else 8 (one AVX register; two of 128 bits).
+unsigned getThreadVectorLanes(unsigned vectorBits);
+
 /// A target machine for the host (code model, PIC) at `optLevel`.
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(unsigned optLevel);
 

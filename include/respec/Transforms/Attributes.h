@@ -17,6 +17,10 @@ inline constexpr llvm::StringLiteral kParallelLevelAttr =
     "respec.parallel_level";
 inline constexpr llvm::StringLiteral kGridLevel = "grid";
 inline constexpr llvm::StringLiteral kBlockLevel = "block";
+/// On grid loops of a launch body specialized for one block size
+/// (respec-specialize-block-size): blockDim as (x, y, z)
+/// (DenseI64ArrayAttr).
+inline constexpr llvm::StringLiteral kBlockSizeAttr = "respec.block_size";
 
 /// On launch functions: the kernel's device-side name (StringAttr), the byte
 /// size of each parameter (DenseI64ArrayAttr) and its static shared memory

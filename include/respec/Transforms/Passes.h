@@ -99,6 +99,9 @@ struct CPUPipelineOptions {
   /// Thread-strided loops run around a counter all threads share
   /// (respec-uniformize-strided-loops).
   bool uniformizeStridedLoops = true;
+  /// Neighbouring blocks of a grid row run together, row of threads by row
+  /// of threads (respec-fuse-block-rows).
+  bool fuseBlockRows = true;
   unsigned threadVectorLanes = 8;
   /// Lanes per SIMD group of interleaved warps (a power of two up to 32;
   /// 0: chosen from `vectorBits`, see respec-interleave-warp-lanes).

@@ -286,6 +286,32 @@ def SplitThreadIndexSetsPass : Pass<"respec-split-thread-index-sets",
                            "LLVM::LLVMDialect"];
 }
 
+def FuseBlockRowsPass : Pass<"respec-fuse-block-rows", "ModuleOp"> {
+  let summary = "Run neighbouring blocks of a grid row together, row of "
+                "threads by row of threads";
+  let description = [{
+    For the CPU back end, after the thread loops are final (hoisting and
+    vectorization done) and before they are serialized. On grid loops of
+    launch bodies specialized for a block size of several rows of threads
+    (`respec.block_size`), whose blocks are narrow along x and whose thread
+    loops access memory contiguously along x: each fused block runs C
+    neighbouring blocks along x, and each thread loop becomes
+
+        for (tz, ty) { for c < C { bx = first + c; for tx { body } } }
+
+    so that one row of threads sweeps C * blockDim.x consecutive elements
+    of each row it touches instead of blockDim.x. Each of the C blocks has
+    its own shared memory and block-scope arrays (allocated once, C times
+    the size) and recomputes what depends on its block index inside the c
+    loop. C is chosen at launch: enough blocks for a row of about 1024
+    threads, at most the grid's width, leaving at least 64 fused blocks to
+    share among OpenMP threads where the grid has them, and keeping the
+    fused block's storage under 96 KiB.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect",
+                           "LLVM::LLVMDialect"];
+}
+
 def FreezeBlockIndicesPass : Pass<"respec-freeze-block-indices",
                                   "ModuleOp"> {
   let summary = "Make block indices opaque values computed once per block";
@@ -505,6 +531,9 @@ def VectorizeThreadLoopsPass
     lanes run until every lane has left. The threads beyond the last full
     vector run in the original loop. Loops with calls, atomics, localized
     shared-memory atomics or ops the pass cannot widen are left alone.
+    A loop whose serial loop keeps more per-thread state than 256 32-bit
+    words over `lanes` lanes (half of AVX-512's registers) gets half of
+    `lanes`.
   }];
   let options = [
     Option<"lanes", "lanes", "unsigned", /*default=*/"8",

@@ -131,6 +131,26 @@ bool forEachGEPIndexStep(
     LLVM::GEPOp gep, const DataLayout &layout,
     function_ref<bool(Value index, int64_t bytes)> onIndex);
 
+/// True if every access of `loop`'s body is the same for all threads or
+/// moves with x by its own size, so that LLVM's vectorizer, told the loop
+/// is parallel, emits vector loads and stores (x: the last dimension). Gathers and scatters it
+/// would emit for other accesses ran slower than the scalar loop (`nw`'s
+/// anti-diagonal sweep, 1.9x on AMD Zen 4), and a call that takes x may
+/// be inlined into anything, so such loops are left to LLVM's own
+/// analysis.
+bool isContiguousAlongX(scf::ParallelOp loop);
+
+/// The loads and stores of a thread loop's body by how their addresses move
+/// with x, one step of the loop: not at all, by the accessed size, by
+/// anything else, or in a way not followed (through values that regions
+/// yield, non-linear arithmetic); and whether a call takes a value that
+/// moves with x.
+struct AccessesAlongX {
+  unsigned uniform = 0, contiguous = 0, strided = 0, unknown = 0;
+  bool callsTakeX = false;
+};
+AccessesAlongX classifyAccessesAlongX(scf::ParallelOp loop);
+
 } // namespace mlir::respec
 
 #endif // RESPEC_TRANSFORMS_THREADLOOPUTILS_H

@@ -177,6 +177,10 @@ unsigned getDeviceVectorBits(const llvm::TargetMachine &target,
   return info->checkFeatures("+avx") ? 256 : 128;
 }
 
+unsigned getThreadVectorLanes(unsigned vectorBits) {
+  return vectorBits >= 512 ? 16 : 8;
+}
+
 /// Compiles every device function for `cpu`: vector width matters more for
 /// kernels than for host code, which keeps clang's default target.
 static void setDeviceTarget(llvm::Module &module, llvm::StringRef cpu) {
