@@ -114,6 +114,10 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
   // checks) out of the thread loops, which then vectorize.
   if (options.splitThreadIndexSets)
     pm.addPass(createSplitThreadIndexSetsPass());
+  // Bounds checks inside per-thread loops, which the splitting cannot take
+  // out, tested once per block.
+  if (options.versionBoundsChecks)
+    pm.addPass(createVersionBoundsChecksPass());
   // Thread loops around serial loops: LLVM vectorizes only innermost
   // loops, so respec runs their threads as SIMD lanes itself.
   // Once per block what every thread would compute alike, before the

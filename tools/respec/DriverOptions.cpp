@@ -118,6 +118,7 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::freezeBlockIndices},
     {"block-rows", &mlir::respec::CPUPipelineOptions::fuseBlockRows},
     {"block-size-spec", &mlir::respec::CPUPipelineOptions::specializeBlockSize},
+    {"bounds-checks", &mlir::respec::CPUPipelineOptions::versionBoundsChecks},
     {"loop-exits", &mlir::respec::CPUPipelineOptions::simplifyLoopExits},
     {"loop-interchange",
      &mlir::respec::CPUPipelineOptions::interchangeSerialLoops},
@@ -487,7 +488,8 @@ Options:
   --disable-opt=<a,b,...> Turn optional optimizations off (for differential
                           testing): barrier-elim, barrier-uniform-control,
                           barrier-min-cut, block-index-freeze,
-                          block-rows, block-size-spec, loop-exits,
+                          block-rows, block-size-spec, bounds-checks,
+                          loop-exits,
                           loop-interchange, parallel-accesses,
                           shared-atomics, strided-loops,
                           structure-all, thread-index-split,

@@ -102,6 +102,9 @@ struct CPUPipelineOptions {
   /// Neighbouring blocks of a grid row run together, row of threads by row
   /// of threads (respec-fuse-block-rows).
   bool fuseBlockRows = true;
+  /// Thread loops run without branches that bounds checks take for the
+  /// whole block (respec-version-bounds-checks).
+  bool versionBoundsChecks = true;
   unsigned threadVectorLanes = 8;
   /// Lanes per SIMD group of interleaved warps (a power of two up to 32;
   /// 0: chosen from `vectorBits`, see respec-interleave-warp-lanes).

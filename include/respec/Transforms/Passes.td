@@ -312,6 +312,25 @@ def FuseBlockRowsPass : Pass<"respec-fuse-block-rows", "ModuleOp"> {
                            "LLVM::LLVMDialect"];
 }
 
+def VersionBoundsChecksPass : Pass<"respec-version-bounds-checks",
+                                   "ModuleOp"> {
+  let summary = "Run thread loops without bounds checks that hold for the "
+                "whole block";
+  let description = [{
+    For the CPU back end, after index-set splitting. A branch in a thread
+    loop whose condition compares a value computed from thread indices,
+    loop counters and values the same for all threads with a bound the
+    same for all threads (`if (base + r * 256 + tid < n)` inside a loop
+    over r) is tested once per block: intervals of the compared value over
+    all threads and iterations, computed before the thread loop in 128-bit
+    arithmetic, decide whether the branch is taken everywhere. If so, a
+    copy of the thread loop without the branch runs; the loop as it was
+    runs otherwise. Operations without a no-wrap flag for the signedness
+    the comparison reads add a test that their interval fits their type.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+}
+
 def FreezeBlockIndicesPass : Pass<"respec-freeze-block-indices",
                                   "ModuleOp"> {
   let summary = "Make block indices opaque values computed once per block";
