@@ -37,6 +37,14 @@ SmallVector<scf::ParallelOp> mlir::respec::collectThreadLoops(Operation *root) {
   return loops;
 }
 
+std::optional<unsigned> mlir::respec::getIntWidth(Type type) {
+  if (isa<IndexType>(type))
+    return IndexType::kInternalStorageBitWidth;
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.getWidth();
+  return std::nullopt;
+}
+
 bool mlir::respec::isDefinedOutside(Value value, Operation *op) {
   return !op->isAncestor(value.getParentRegion()->getParentOp());
 }

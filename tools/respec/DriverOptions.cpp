@@ -381,6 +381,15 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
         error = true;
       }
       options.cpuPipeline.warpGroupLanes = lanes;
+    } else if (reader.value(arg, "--thread-lanes", value, error)) {
+      unsigned lanes = 0;
+      if (StringRef(value).getAsInteger(10, lanes) || lanes < 2 ||
+          lanes > 64 || !llvm::isPowerOf2_32(lanes)) {
+        errs() << "respec: error: --thread-lanes=" << value
+               << " is not a power of two from 2 to 64\n";
+        error = true;
+      }
+      options.threadLanes = lanes;
     } else if (reader.value(arg, "--target", value, error)) {
       if (value == "cpu") {
         options.target = TargetKind::CPU;
@@ -475,6 +484,9 @@ Options:
                           kernels run as vector lanes (1, 2, 4, ..., 32;
                           raised to the shuffles' width; default: from the
                           CPU's vector width)
+  --thread-lanes=<N>      Threads per vector where thread loops around
+                          serial loops run as SIMD lanes (2, 4, ..., 64;
+                          default: 16 with AVX-512, else 8)
   --target=cpu|nvptx      Target: this machine's CPU (default) or NVIDIA
                           GPUs (programs, or PTX/cubin with --emit)
   --gpu-arch=sm_XX        NVIDIA GPU for --target=nvptx (default sm_80;

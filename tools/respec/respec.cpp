@@ -262,7 +262,9 @@ Driver::lowerForCPU(std::unique_ptr<Module> device, LLVMContext &llvmContext,
   pipeline.coarsening = options.coarsening;
   pipeline.launchBlockSizes = launchBlockSizes;
   pipeline.vectorBits = getDeviceVectorBits(target, options.deviceCPU);
-  pipeline.threadVectorLanes = getThreadVectorLanes(pipeline.vectorBits);
+  pipeline.threadVectorLanes = options.threadLanes
+                                   ? options.threadLanes
+                                   : getThreadVectorLanes(pipeline.vectorBits);
   if (!configureTuning(pipeline.tuning))
     return nullptr;
   if (failed(runCPULoweringPipeline(*module, pipeline)))

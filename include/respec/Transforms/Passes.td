@@ -317,8 +317,8 @@ def VersionBoundsChecksPass : Pass<"respec-version-bounds-checks",
   let summary = "Run thread loops without bounds checks that hold for the "
                 "whole block";
   let description = [{
-    For the CPU back end, after index-set splitting. A branch in a thread
-    loop whose condition compares a value computed from thread indices,
+    For the CPU back end, after index-set splitting. A branch inside a
+    serial loop of a thread loop whose condition compares a value computed from thread indices,
     loop counters and values the same for all threads with a bound the
     same for all threads (`if (base + r * 256 + tid < n)` inside a loop
     over r) is tested once per block: intervals of the compared value over

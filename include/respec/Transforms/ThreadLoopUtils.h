@@ -40,6 +40,10 @@ bool isGridLoop(Operation *op);
 /// that callers may rewrite each without invalidating the rest.
 SmallVector<scf::ParallelOp> collectThreadLoops(Operation *root);
 
+/// The width in bits of an integer or index type (index: 64), or nullopt
+/// for other types.
+std::optional<unsigned> getIntWidth(Type type);
+
 /// An integer comparison (`arith.cmpi` or `llvm.icmp`) in arith's terms.
 struct IntComparison {
   arith::CmpIPredicate predicate;

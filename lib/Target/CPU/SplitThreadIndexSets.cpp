@@ -93,14 +93,6 @@ struct SplitPredicate {
   SmallVector<Term> terms; // bound first, with negated == false
 };
 
-std::optional<unsigned> getIntWidth(Type type) {
-  if (isa<IndexType>(type))
-    return IndexType::kInternalStorageBitWidth;
-  if (auto integer = dyn_cast<IntegerType>(type))
-    return integer.getWidth();
-  return std::nullopt;
-}
-
 /// Operations cheap and safe to compute once before the thread loop, even if
 /// the thread body would not have reached them: no memory, no division.
 bool isHoistableOp(Operation *op) {
