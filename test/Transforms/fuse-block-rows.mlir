@@ -14,6 +14,8 @@ llvm.func @__respec_block_scratch_reset()
 // CHECK-SAME: %[[IN:[^:]+]]: !llvm.ptr, %[[OUT:[^:]+]]: !llvm.ptr, %[[GX:[^:]+]]: index, %[[GY:[^:]+]]: index
 // CHECK: %[[BLOCKS:.+]] = arith.muli %[[GX]], %{{.+}} : index
 // CHECK: %[[COUNT0:.+]] = arith.minui %{{.+}}, %[[GX]] : index
+// CHECK: %[[SSLICE:.+]] = arith.shli %{{.+}} : index
+// CHECK: %[[PSLICE:.+]] = arith.shli %{{.+}} : index
 // CHECK: %[[FUSED:.+]] = arith.ceildivui %[[GX]], %{{.+}} : index
 // CHECK: %[[BAL:.+]] = arith.ceildivui %[[GX]], %{{.+}} : index
 // CHECK: %[[COUNT:.+]] = arith.maxui %[[BAL]], %{{.+}} : index
@@ -22,11 +24,9 @@ llvm.func @__respec_block_scratch_reset()
 // CHECK: %[[LEFT:.+]] = arith.subi %[[GX]], %[[FIRST]] : index
 // CHECK: %[[HERE:.+]] = arith.minui %[[COUNT]], %[[LEFT]] : index
 // CHECK: llvm.call @__respec_block_scratch_reset()
-// CHECK: %[[SSLICE:.+]] = arith.shli %{{.+}} : index
 // CHECK: %[[STOTAL:.+]] = arith.muli %[[SSLICE]], %[[COUNT]] : index
 // CHECK: %[[SBYTES:.+]] = arith.index_castui %[[STOTAL]] : index to i64
 // CHECK: %[[SHARED:.+]] = llvm.call @__respec_shared_memory(%[[SBYTES]])
-// CHECK: %[[PSLICE:.+]] = arith.shli %{{.+}} : index
 // CHECK: %[[PTOTAL:.+]] = arith.muli %[[PSLICE]], %[[COUNT]] : index
 // CHECK: %[[PBYTES:.+]] = arith.index_castui %[[PTOTAL]] : index to i64
 // CHECK: %[[SPILL:.+]] = llvm.call @__respec_block_scratch(%[[PBYTES]]) {respec.barrier_spill}

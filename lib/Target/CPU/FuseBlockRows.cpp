@@ -337,7 +337,9 @@ private:
         Value size = cloneComputation(
             builder, call.getArgOperands()[0], mapping,
             [&](Value value) { return isDefinedOutside(value, grid); });
-        bytes = arith::AddIOp::create(builder, loc(), bytes, sliceSize(size));
+        Value slice = sliceSize(size);
+        sliceBytes[call.getResult()] = slice;
+        bytes = arith::AddIOp::create(builder, loc(), bytes, slice);
       }
       Value budget = arith::DivUIOp::create(
           builder, loc(), constant(kStorageBudget),
@@ -367,16 +369,15 @@ private:
     blocksHere = arith::MinUIOp::create(builder, loc(), count, left);
   }
 
-  /// Each allocation takes C slices of the block's size.
+  /// Each allocation takes C slices (sized before the grid loop).
   void scaleAllocations(Value count) {
     for (LLVM::CallOp call : fusion.allocations) {
       builder.setInsertionPoint(call);
-      Value slice = sliceSize(call.getArgOperands()[0]);
       Type sizeType = call.getArgOperands()[0].getType();
-      Value total = arith::MulIOp::create(builder, loc(), slice, count);
+      Value total = arith::MulIOp::create(builder, loc(),
+                                          sliceBytes[call.getResult()], count);
       call->setOperand(
           0, arith::IndexCastUIOp::create(builder, loc(), sizeType, total));
-      sliceBytes[call.getResult()] = slice;
     }
   }
 
@@ -478,6 +479,8 @@ private:
   /// In the grid body: the fused block's first block index along x, and
   /// how many blocks it runs (fewer at the grid's edge).
   Value firstBlock, blocksHere;
+  /// Bytes between two blocks' slices of each allocation (by its result),
+  /// computed before the grid loop.
   llvm::DenseMap<Value, Value> sliceBytes;
 };
 
