@@ -45,6 +45,26 @@ std::optional<unsigned> mlir::respec::getIntWidth(Type type) {
   return std::nullopt;
 }
 
+std::optional<CastKind> mlir::respec::classifyCast(Operation *op) {
+  if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+           arith::ExtUIOp, arith::TruncIOp, LLVM::SExtOp, LLVM::ZExtOp,
+           LLVM::TruncOp>(op))
+    return std::nullopt;
+  std::optional<unsigned> from = getIntWidth(op->getOperand(0).getType());
+  std::optional<unsigned> to = getIntWidth(op->getResult(0).getType());
+  if (!from || !to)
+    return std::nullopt;
+  if (*to < *from)
+    return CastKind::Truncate;
+  if (*to == *from)
+    return CastKind::Same;
+  if (auto zext = dyn_cast<LLVM::ZExtOp>(op))
+    return zext.getNonNeg() ? CastKind::NonNegExtend : CastKind::ZeroExtend;
+  if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
+    return CastKind::ZeroExtend;
+  return CastKind::SignExtend;
+}
+
 bool mlir::respec::isDefinedOutside(Value value, Operation *op) {
   return !op->isAncestor(value.getParentRegion()->getParentOp());
 }

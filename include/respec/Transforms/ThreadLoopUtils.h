@@ -44,6 +44,13 @@ SmallVector<scf::ParallelOp> collectThreadLoops(Operation *root);
 /// for other types.
 std::optional<unsigned> getIntWidth(Type type);
 
+/// How a cast changes an integer's bits.
+enum class CastKind { SignExtend, ZeroExtend, NonNegExtend, Truncate, Same };
+
+/// The kind of `op` if it is an integer cast (arith or LLVM extension,
+/// truncation or index cast) between integer or index types.
+std::optional<CastKind> classifyCast(Operation *op);
+
 /// An integer comparison (`arith.cmpi` or `llvm.icmp`) in arith's terms.
 struct IntComparison {
   arith::CmpIPredicate predicate;

@@ -105,29 +105,6 @@ bool isHoistableOp(Operation *op) {
              LLVM::XOrOp, LLVM::SExtOp, LLVM::ZExtOp, LLVM::TruncOp>(op);
 }
 
-/// How a cast changes an integer's bits.
-enum class CastKind { SignExtend, ZeroExtend, NonNegExtend, Truncate, Same };
-
-std::optional<CastKind> classifyCast(Operation *op) {
-  if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-           arith::ExtUIOp, arith::TruncIOp, LLVM::SExtOp, LLVM::ZExtOp,
-           LLVM::TruncOp>(op))
-    return std::nullopt;
-  std::optional<unsigned> from = getIntWidth(op->getOperand(0).getType());
-  std::optional<unsigned> to = getIntWidth(op->getResult(0).getType());
-  if (!from || !to)
-    return std::nullopt;
-  if (*to < *from)
-    return CastKind::Truncate;
-  if (*to == *from)
-    return CastKind::Same;
-  if (auto zext = dyn_cast<LLVM::ZExtOp>(op))
-    return zext.getNonNeg() ? CastKind::NonNegExtend : CastKind::ZeroExtend;
-  if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
-    return CastKind::ZeroExtend;
-  return CastKind::SignExtend;
-}
-
 /// True if the integer addition or subtraction `op` cannot wrap when its
 /// operands are read with `signedness`.
 bool hasNoWrap(Operation *op, Signedness signedness) {

@@ -323,22 +323,15 @@ private:
   /// Extensions keep the number their operand holds in the reading they
   /// extend by; truncations keep it where it fits.
   std::optional<Interval> cast(Operation *op, unsigned bits, Sign sign) {
-    if (op->getNumOperands() != 1 ||
-        !isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-             arith::ExtUIOp, arith::TruncIOp, LLVM::SExtOp, LLVM::ZExtOp,
-             LLVM::TruncOp>(op))
+    std::optional<CastKind> kind = classifyCast(op);
+    if (!kind)
       return std::nullopt;
     Value source = op->getOperand(0);
-    std::optional<unsigned> sourceBits = getIntWidth(source.getType());
-    if (!sourceBits)
-      return std::nullopt;
-    if (bits >= *sourceBits) {
-      // Same width: the same bits, read as asked.
-      if (bits == *sourceBits)
-        return get(source, sign);
-      Sign from = isa<arith::IndexCastUIOp, arith::ExtUIOp, LLVM::ZExtOp>(op)
-                      ? Sign::Unsigned
-                      : Sign::Signed;
+    // Same width: the same bits, read as asked.
+    if (*kind == CastKind::Same)
+      return get(source, sign);
+    if (*kind != CastKind::Truncate) {
+      Sign from = *kind == CastKind::SignExtend ? Sign::Signed : Sign::Unsigned;
       // The wider result holds the number; read unsigned, a negative one
       // would not be it.
       return reread(get(source, from), bits, from, sign);
