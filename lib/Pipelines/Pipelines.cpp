@@ -81,6 +81,11 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
                                  options.launchBlockSizes.end());
     pm.addPass(createSpecializeBlockSizePass(specialize));
   }
+  // Tiles read back after a barrier: each read recomputes what its writer
+  // stored, so that the barrier and the tile go.
+  if (options.forwardSharedStores && options.specializeBlockSize &&
+      !options.launchBlockSizes.empty())
+    pm.addPass(createForwardSharedStoresPass());
   // Fewer barriers: fewer fissions, and warps of kernels left without
   // block barriers can run as interleaved lanes.
   if (options.eliminateBarriers)

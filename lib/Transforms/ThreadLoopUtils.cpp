@@ -28,6 +28,28 @@ bool mlir::respec::isGridLoop(Operation *op) {
   return hasParallelLevel(op, kGridLevel);
 }
 
+std::optional<int64_t> mlir::respec::getConstantThroughCasts(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
+             arith::ExtSIOp, LLVM::ZExtOp, LLVM::SExtOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return getConstantIntValue(value);
+}
+
+bool mlir::respec::isCallTo(Operation *op, StringRef callee) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  return call && call.getCallee() == callee;
+}
+
+bool mlir::respec::isSharedMemoryAddress(Value address) {
+  while (auto gep = address.getDefiningOp<LLVM::GEPOp>())
+    address = gep.getBase();
+  Operation *def = address.getDefiningOp();
+  return def && isCallTo(def, kSharedMemoryFunction);
+}
+
 SmallVector<scf::ParallelOp> mlir::respec::collectThreadLoops(Operation *root) {
   SmallVector<scf::ParallelOp> loops;
   root->walk([&](scf::ParallelOp loop) {
@@ -75,6 +97,11 @@ bool mlir::respec::hasNoWrapFlag(Operation *op, bool isSigned) {
   if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op))
     return isSigned ? flags.hasNoSignedWrap() : flags.hasNoUnsignedWrap();
   return false;
+}
+
+bool mlir::respec::isDisjointOr(Operation *op) {
+  auto orOp = dyn_cast_or_null<LLVM::OrOp>(op);
+  return orOp && orOp.getIsDisjoint();
 }
 
 void mlir::respec::dropPoisonGeneratingFlags(Operation *op) {

@@ -6,6 +6,8 @@
 
 #include "respec_rt/abi.h"
 
+#include "Allocations.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -123,6 +125,19 @@ extern "C" void *__respec_block_scratch(uint64_t bytes) {
 }
 
 extern "C" void __respec_block_scratch_reset(void) { blockScratch.reset(); }
+
+extern "C" int32_t __respec_distinct_allocations(const void *a,
+                                                 const void *b) {
+  // An allocation holds no other object: a pointer outside it (a global
+  // variable, host memory) points elsewhere. Two pointers outside all
+  // allocations may point into the same host array.
+  respec::cpu::Allocation first, second;
+  bool inFirst = respec::cpu::findAllocation(a, &first);
+  bool inSecond = respec::cpu::findAllocation(b, &second);
+  if (inFirst && inSecond)
+    return first.base != second.base;
+  return inFirst || inSecond;
+}
 
 extern "C" void __respec_assertfail(const char *message, const char *file,
                                     uint32_t line, const char *function,

@@ -179,3 +179,83 @@ func.func @unknown_block_or_much_state(%n: index, %k: index, %p: !llvm.ptr) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+
+// A histogram's rounds: each thread counts pixels 256 apart into the
+// block's bins in shared memory (localized atomics). The bins' addresses
+// depend on data, but the pixels are contiguous across threads (the index
+// is `base | t`, a disjoint or): the loop is interchanged, so that each
+// round reads 256 consecutive pixels.
+// CHECK-LABEL: func.func @shared_scatter(
+// CHECK: scf.parallel
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK: scf.for
+// CHECK-NEXT: respec.barrier(%[[T]]) {respec.interchange}
+// A scatter into shared memory with nothing read in order stays.
+// CHECK-LABEL: func.func @scatter_only(
+// CHECK-NOT: respec.barrier
+func.func @shared_scatter(%p: !llvm.ptr, %base: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    %bins = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+      %ti = arith.index_cast %t : index to i64
+      %mine = llvm.or disjoint %base, %ti : i64
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %c8 = llvm.mlir.constant(8 : i64) : i64
+      scf.for %r = %c0 to %c64 step %c1 {
+        %ri = arith.index_cast %r : index to i64
+        %off = llvm.shl %ri, %c8 : i64
+        %i = llvm.add %mine, %off : i64
+        %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+        %v = llvm.load %q : !llvm.ptr -> i8
+        %bin = llvm.zext %v : i8 to i64
+        %slot = llvm.getelementptr %bins[%bin] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+        %old = llvm.load %slot {respec.block_serial} : !llvm.ptr -> i32
+        %new = llvm.add %old, %one : i32
+        llvm.store %new, %slot {respec.block_serial} : i32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+func.func @scatter_only(%p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    %bins = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+      %ti = arith.index_cast %t : index to i64
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %c6 = llvm.mlir.constant(6 : i64) : i64
+      scf.for %r = %c0 to %c64 step %c1 {
+        %ri = arith.index_cast %r : index to i64
+        %row = llvm.shl %ti, %c6 : i64
+        %i = llvm.add %row, %ri : i64
+        %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+        %v = llvm.load %q : !llvm.ptr -> i8
+        %bin = llvm.zext %v : i8 to i64
+        %slot = llvm.getelementptr %bins[%bin] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+        %old = llvm.load %slot {respec.block_serial} : !llvm.ptr -> i32
+        %new = llvm.add %old, %one : i32
+        llvm.store %new, %slot {respec.block_serial} : i32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

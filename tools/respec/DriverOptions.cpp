@@ -126,6 +126,8 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::parallelAccesses},
     {"shared-atomics",
      &mlir::respec::CPUPipelineOptions::localizeSharedAtomics},
+    {"shared-forwarding",
+     &mlir::respec::CPUPipelineOptions::forwardSharedStores},
     {"strided-loops",
      &mlir::respec::CPUPipelineOptions::uniformizeStridedLoops},
     {"structure-all",
@@ -503,7 +505,7 @@ Options:
                           block-rows, block-size-spec, bounds-checks,
                           loop-exits,
                           loop-interchange, parallel-accesses,
-                          shared-atomics, strided-loops,
+                          shared-atomics, shared-forwarding, strided-loops,
                           structure-all, thread-index-split,
                           thread-licm, thread-vectorize,
                           warp-interleave, all

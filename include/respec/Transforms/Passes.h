@@ -105,6 +105,9 @@ struct CPUPipelineOptions {
   /// Thread loops run without branches that bounds checks take for the
   /// whole block (respec-version-bounds-checks).
   bool versionBoundsChecks = true;
+  /// Reads of a shared-memory tile recompute the value the writing thread
+  /// stored (respec-forward-shared-stores).
+  bool forwardSharedStores = true;
   unsigned threadVectorLanes = 8;
   /// Lanes per SIMD group of interleaved warps (a power of two up to 32;
   /// 0: chosen from `vectorBits`, see respec-interleave-warp-lanes).

@@ -156,6 +156,34 @@ def CoarsenPass : Pass<"respec-coarsen", "ModuleOp"> {
                            "arith::ArithDialect", "respec::RespecDialect"];
 }
 
+def ForwardSharedStoresPass : Pass<"respec-forward-shared-stores",
+                                   "ModuleOp"> {
+  let summary = "Replace reads of a shared-memory tile by the computation "
+                "of the value the writing thread stored";
+  let description = [{
+    For the CPU back end, on thread loops with a constant block size
+    (launch copies of respec-specialize-block-size), before barrier
+    elimination. For a barrier at the top level of a thread body, every
+    thread of the block is evaluated at compile time: the shared-memory
+    stores before the barrier (their addresses and the branches around
+    them) and each shared-memory read after it. A read whose location, for
+    every thread reaching it, was last written by one store of one thread,
+    and whose readers of each (store, writer - reader) pair form a box of
+    thread indices, becomes a chain of tests on those boxes, each
+    recomputing the store's value for the writer's thread index (pure
+    operations, branches and loads from global memory of the code since
+    the previous barrier). The code before the barrier may store only to
+    shared memory; the code after it none to shared memory, and none to
+    the objects the code before it reads, which is proved statically or
+    tested at run time (`__respec_distinct_allocations`, selecting a copy
+    of the thread loop). When every shared read after the barrier is
+    replaced, the barrier is removed, and shared-memory stores that
+    nothing reads any more are erased.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect",
+                           "LLVM::LLVMDialect"];
+}
+
 def EliminateBarriersPass : Pass<"respec-eliminate-barriers", "ModuleOp"> {
   let summary = "Remove block barriers that order no conflicting accesses";
   let description = [{

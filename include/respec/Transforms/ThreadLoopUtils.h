@@ -36,6 +36,19 @@ bool isThreadLoop(scf::ParallelOp loop);
 /// True for an scf.parallel over the blocks of a grid.
 bool isGridLoop(Operation *op);
 
+/// The constant `value` is, looking through integer casts (launch bounds
+/// are casts of the launch function's i32 arguments).
+std::optional<int64_t> getConstantThroughCasts(Value value);
+
+/// True if `op` is a direct call to the function named `callee`.
+bool isCallTo(Operation *op, StringRef callee);
+
+/// True if `address` is the block's shared memory (the runtime's
+/// `__respec_shared_memory`) plus address arithmetic. An address that went
+/// through memory (a pointer kept across a barrier, a pointer argument) is
+/// not recognized.
+bool isSharedMemoryAddress(Value address);
+
 /// The thread loops nested in `root`, inner ones first (a walk's order), so
 /// that callers may rewrite each without invalidating the rest.
 SmallVector<scf::ParallelOp> collectThreadLoops(Operation *root);
@@ -73,6 +86,10 @@ bool isDefinedOutside(Value value, Operation *op);
 /// wrap when its operands are read as signed (nsw) or unsigned (nuw)
 /// integers.
 bool hasNoWrapFlag(Operation *op, bool isSigned);
+
+/// True for an `llvm.or disjoint`: its operands share no set bit, so it is
+/// their sum, which wraps neither signed nor unsigned.
+bool isDisjointOr(Operation *op);
 
 /// Removes the poison-generating flags of `op` (overflow, exact, disjoint,
 /// non-negative): facts that held where it was, which moving or cloning it

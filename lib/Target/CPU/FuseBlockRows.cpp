@@ -77,11 +77,6 @@ constexpr int64_t kStorageBudget = 96 * 1024;
 /// runtime guarantees for one block's).
 constexpr int64_t kStorageAlignment = 64;
 
-bool isCallTo(Operation *op, StringRef callee) {
-  auto call = dyn_cast<LLVM::CallOp>(op);
-  return call && call.getCallee() == callee;
-}
-
 /// A grid loop whose blocks can be fused, and what fusing them rewrites.
 struct RowFusion {
   scf::ParallelOp grid;

@@ -21,13 +21,19 @@
 // Only blocks with a constant blockDim.x of at least 64 (a launch copy for
 // a constant block size) are considered, and only loops whose per-thread
 // state (carried values, values read from before the loop) is at most 8
-// values. Only loops whose body is likely to vectorize are chosen: no calls
-// other than intrinsics, no atomics, no local allocations, no nested loops with
-// a trip count that differs between threads, not a short constant trip count
-// (which LLVM unrolls anyway), and every memory access either the same for all
-// threads or contiguous in threadIdx.x. A thread that walks its own row (`p[tid
-// * n + j]`) reads memory sequentially in the original order but would gather
-// across threads after the interchange.
+// values. Only loops whose body is likely to vectorize, or to read memory in
+// order after the interchange, are chosen: no calls other than intrinsics, no
+// atomics (but shared-memory atomics, which LocalizeSharedAtomics made plain),
+// no local allocations, no nested loops with a trip count that differs
+// between threads, not a short constant trip count (which LLVM unrolls
+// anyway), and every memory access either the same for all threads,
+// contiguous in threadIdx.x, or a data-dependent address into the block's
+// shared memory where some other access is contiguous in threadIdx.x. A
+// thread that walks its own row (`p[tid * n + j]`) reads memory sequentially
+// in the original order but would gather across threads after the
+// interchange. A histogram's rounds (`atomicAdd(&bins[p[r * B + tid]], 1)`)
+// read 1 byte of each line per thread in the original order, and the image
+// in order after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -142,6 +148,8 @@ private:
       return of(def->getOperand(0));
     if (isa<arith::AddIOp, LLVM::AddOp>(def))
       return linear(def->getOperand(0), def->getOperand(1), 1);
+    if (isDisjointOr(def))
+      return linear(def->getOperand(0), def->getOperand(1), 1);
     if (isa<arith::SubIOp, LLVM::SubOp>(def))
       return linear(def->getOperand(0), def->getOperand(1), -1);
     if (isa<arith::MulIOp, LLVM::MulOp>(def))
@@ -178,17 +186,39 @@ private:
   DenseMap<Value, std::optional<int64_t>> cache;
 };
 
+/// True if `address`, accessed as `type`, needs no more than the
+/// interchange's order: the same for all threads, the next element for the
+/// next thread, or (`scatters`, set then) an address into the block's shared
+/// memory that depends on data (a histogram bin). Shared memory is small
+/// and stays in the L1 cache, so the order of its scattered accesses matters
+/// little; `streams` is set for accesses that walk along threadIdx.x.
+bool isInterchangeFriendly(Value address, Type type, ThreadStride &strides,
+                           bool &streams, bool &scatters) {
+  if (strides.isVectorFriendly(address, type)) {
+    streams |= strides.of(address) != 0;
+    return true;
+  }
+  if (strides.of(address) || !isSharedMemoryAddress(address))
+    return false;
+  scatters = true;
+  return true;
+}
+
 /// True if `op`'s body has nothing that keeps a thread loop around it from
-/// vectorizing, or that barrier lowering cannot move between thread loops.
+/// vectorizing or from reading memory in order along the threads, or that
+/// barrier lowering cannot move between thread loops.
 bool hasVectorizableBody(Operation *loop, const ThreadUniformity &uniformity,
                          ThreadStride &strides) {
+  bool streams = false, scatters = false;
   WalkResult result = loop->walk([&](Operation *op) {
     if (auto load = dyn_cast<LLVM::LoadOp>(op);
-        load && !strides.isVectorFriendly(load.getAddr(), load.getType()))
+        load && !isInterchangeFriendly(load.getAddr(), load.getType(), strides,
+                                       streams, scatters))
       return WalkResult::interrupt();
     if (auto store = dyn_cast<LLVM::StoreOp>(op);
-        store &&
-        !strides.isVectorFriendly(store.getAddr(), store.getValue().getType()))
+        store && !isInterchangeFriendly(store.getAddr(),
+                                        store.getValue().getType(), strides,
+                                        streams, scatters))
       return WalkResult::interrupt();
     if (op == loop)
       return WalkResult::advance();
@@ -205,7 +235,9 @@ bool hasVectorizableBody(Operation *loop, const ThreadUniformity &uniformity,
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
-  return !result.wasInterrupted();
+  // A body with scattered shared-memory accesses does not vectorize; the
+  // interchange pays only for a loop that then streams memory in order.
+  return !result.wasInterrupted() && (!scatters || streams);
 }
 
 /// True if every op between `op` and `threadLoop` keeps `op` running for
@@ -248,25 +280,13 @@ unsigned countThreadState(Operation *loop, scf::ParallelOp threadLoop,
   return state.size();
 }
 
-/// The constant `value` is, looking through integer casts (launch bounds
-/// are casts of the launch function's i32 arguments).
-std::optional<int64_t> constantThroughCasts(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
-             arith::ExtSIOp, LLVM::ZExtOp, LLVM::SExtOp>(def))
-      break;
-    value = def->getOperand(0);
-  }
-  return getConstantIntValue(value);
-}
-
 /// True if the thread loop's x extent is a constant of at least
 /// kMinThreadsX.
 bool hasWideConstantX(scf::ParallelOp threadLoop) {
   std::optional<int64_t> lower =
-      constantThroughCasts(threadLoop.getLowerBound().back());
+      getConstantThroughCasts(threadLoop.getLowerBound().back());
   std::optional<int64_t> upper =
-      constantThroughCasts(threadLoop.getUpperBound().back());
+      getConstantThroughCasts(threadLoop.getUpperBound().back());
   return lower && upper && *upper - *lower >= kMinThreadsX;
 }
 

@@ -18,6 +18,7 @@
 
 #include "respec/Transforms/Attributes.h"
 #include "respec/Transforms/Passes.h"
+#include "respec/Transforms/ThreadLoopUtils.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -31,14 +32,6 @@ using namespace mlir;
 using namespace mlir::respec;
 
 namespace {
-
-/// True if `address` is the block's shared memory base plus offsets.
-bool isSharedMemoryAddress(Value address) {
-  while (auto gep = address.getDefiningOp<LLVM::GEPOp>())
-    address = gep.getBase();
-  auto call = address.getDefiningOp<LLVM::CallOp>();
-  return call && call.getCallee() == kSharedMemoryFunction;
-}
 
 /// The value an atomic read-modify-write stores, computed from the `old`
 /// value at the address; null for operations left atomic.

@@ -145,9 +145,10 @@ public:
       return std::nullopt;
     if (std::optional<CastKind> kind = classifyCast(def))
       return matchCast(def, *kind, signedness, depth);
-    bool isAdd = isa<LLVM::AddOp, arith::AddIOp>(def);
+    bool isAdd = isa<LLVM::AddOp, arith::AddIOp>(def) || isDisjointOr(def);
     bool isSub = isa<LLVM::SubOp, arith::SubIOp>(def);
-    if ((!isAdd && !isSub) || !hasNoWrap(def, signedness))
+    if ((!isAdd && !isSub) ||
+        (!isDisjointOr(def) && !hasNoWrap(def, signedness)))
       return std::nullopt;
     Value lhs = def->getOperand(0), rhs = def->getOperand(1);
     if (isInvariant(rhs))

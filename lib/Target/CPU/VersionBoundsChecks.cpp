@@ -179,7 +179,7 @@ private:
     }
     if (isa<arith::AddIOp, LLVM::AddOp, arith::SubIOp, LLVM::SubOp>(def))
       return addOrSub(def, *bits, sign);
-    if (auto orOp = dyn_cast<LLVM::OrOp>(def); orOp && orOp.getIsDisjoint()) {
+    if (isDisjointOr(def)) {
       // No two set bits meet: the sum, which cannot wrap.
       std::optional<Interval> a = get(def->getOperand(0), sign);
       std::optional<Interval> b = get(def->getOperand(1), sign);

@@ -39,11 +39,6 @@ namespace {
 constexpr int64_t kMaxStaticShared = 48 * 1024;
 constexpr int64_t kSharedAlignment = 64;
 
-bool isSharedMemoryCall(Operation *op) {
-  auto call = dyn_cast<LLVM::CallOp>(op);
-  return call && call.getCallee() == kSharedMemoryFunction;
-}
-
 /// The struct type of a by-value kernel parameter when `value` is the
 /// launch function's load of its host address (RaiseKernels marks it);
 /// null otherwise.
@@ -203,7 +198,7 @@ private:
         threadLoop = loop;
         continue;
       }
-      if (isSharedMemoryCall(&op))
+      if (isCallTo(&op, kSharedMemoryFunction))
         continue;
       if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0)
         return op.emitError()
@@ -342,7 +337,7 @@ private:
         mapInductionVars(b, threadLoop, /*block=*/false, mapping);
         for (Operation &inner : threadLoop.getBody()->without_terminator())
           b.clone(inner, mapping);
-      } else if (isSharedMemoryCall(&op)) {
+      } else if (isCallTo(&op, kSharedMemoryFunction)) {
         mapping.map(op.getResult(0),
                     sharedMemoryBase(b, cast<LLVM::CallOp>(op)));
       } else {
@@ -403,7 +398,7 @@ private:
   /// The size operand of the block's shared-memory call, if any.
   Value dynamicSharedSizeOperand() {
     for (Operation &op : grid.getBody()->without_terminator())
-      if (isSharedMemoryCall(&op))
+      if (isCallTo(&op, kSharedMemoryFunction))
         return op.getOperand(0);
     return Value();
   }

@@ -168,6 +168,14 @@ void *__respec_shared_memory(uint64_t bytes);
 void *__respec_block_scratch(uint64_t bytes);
 void __respec_block_scratch_reset(void);
 
+/// Nonzero if accesses through `a` and through `b` cannot meet: they point
+/// into different runtime allocations (cudaMalloc, cudaMallocManaged,
+/// cudaHostAlloc, cudaHostRegister), or one into an allocation and the
+/// other outside all of them. Zero when both point outside (the same host
+/// array, perhaps). Generated code (respec-forward-shared-stores) tests
+/// this once per launch.
+int32_t __respec_distinct_allocations(const void *a, const void *b);
+
 /// Device-side printf: `args` is the argument buffer clang builds for CUDA's
 /// vprintf (each argument aligned to its size, float promoted to double).
 int __respec_vprintf(const char *format, const char *args);

@@ -1,0 +1,218 @@
+// RUN: %respec-opt --respec-forward-shared-stores --split-input-file %s | FileCheck %s
+
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+
+// A 1-D tile of 64 threads with a halo cell on each side. Each read after
+// the barrier recomputes the writer's value: s[t] is in[i - 1], loaded by
+// thread t - 1 or, for thread 0, by its halo branch; s[t + 2] is in[i + 1],
+// loaded by thread t + 1 or, for thread 63, by its halo branch. The copy
+// without the barrier and the tile runs when `in` and `out` lie in
+// different allocations (tested once, in front of the grid loop); the
+// original runs otherwise.
+// CHECK-LABEL: func.func @halo(
+// CHECK-SAME: %[[IN:[^:]+]]: !llvm.ptr, %[[OUT:[^:]+]]: !llvm.ptr
+// CHECK: %[[D:.+]] = llvm.call @__respec_distinct_allocations(%[[IN]], %[[OUT]])
+// CHECK: %[[OK:.+]] = llvm.icmp "ne" %[[D]]
+// CHECK: scf.if %[[OK]] {
+// CHECK: scf.parallel
+// CHECK: scf.parallel (%[[T:.+]]) =
+// CHECK-NOT: respec.barrier
+// CHECK-NOT: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr
+// CHECK: %[[FIRST:.+]] = arith.cmpi ule, %[[T]], %c0
+// CHECK: scf.if %[[FIRST]] -> (f32) {
+// CHECK: } else {
+// CHECK: arith.addi %[[T]], %c-1
+// CHECK: %[[LAST:.+]] = arith.cmpi uge, %[[T]], %c63
+// CHECK: scf.if %[[LAST]] -> (f32) {
+// CHECK: } else {
+// CHECK: arith.addi %[[T]], %c1
+// CHECK-NOT: respec.barrier
+// CHECK: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr
+// CHECK: } else {
+// CHECK: respec.barrier
+func.func @halo(%in: !llvm.ptr, %out: !llvm.ptr, %gx: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %bytes = llvm.mlir.constant(264 : i64) : i64
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    %b = arith.index_castui %bx : index to i32
+    scf.parallel (%tx) = (%c0) to (%c64) step (%c1) {
+      %t = arith.index_castui %tx : index to i32
+      %c6 = llvm.mlir.constant(6 : i32) : i32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %zero = llvm.mlir.constant(0 : i32) : i32
+      %fzero = llvm.mlir.constant(0.0 : f32) : f32
+      %base = llvm.shl %b, %c6 overflow<nsw, nuw> : i32
+      %i = llvm.add %base, %t overflow<nsw, nuw> : i32
+      %i64 = llvm.sext %i : i32 to i64
+      %src = llvm.getelementptr inbounds %in[%i64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %src : !llvm.ptr -> f32
+      %t1 = llvm.add %t, %one overflow<nsw, nuw> : i32
+      %t164 = llvm.zext nneg %t1 : i32 to i64
+      %slot = llvm.getelementptr %shared[%t164] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %slot : f32, !llvm.ptr
+      %sel = arith.index_cast %t : i32 to index
+      scf.index_switch %sel
+      case 0 {
+        %inside = llvm.icmp "sgt" %i, %zero : i32
+        %h = scf.if %inside -> (f32) {
+          %im1 = llvm.sub %i64, %i64 : i64
+          %p = llvm.getelementptr %src[-1] : (!llvm.ptr) -> !llvm.ptr, f32
+          %hv = llvm.load %p : !llvm.ptr -> f32
+          scf.yield %hv : f32
+        } else {
+          scf.yield %fzero : f32
+        }
+        llvm.store %h, %shared : f32, !llvm.ptr
+        scf.yield
+      }
+      case 63 {
+        %p = llvm.getelementptr %src[1] : (!llvm.ptr) -> !llvm.ptr, f32
+        %hv = llvm.load %p : !llvm.ptr -> f32
+        %end = llvm.getelementptr %shared[65] : (!llvm.ptr) -> !llvm.ptr, f32
+        llvm.store %hv, %end : f32, !llvm.ptr
+        scf.yield
+      }
+      default {
+      }
+      respec.barrier(%tx)
+      %tz = llvm.zext nneg %t : i32 to i64
+      %left = llvm.getelementptr %shared[%tz] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %l = llvm.load %left : !llvm.ptr -> f32
+      %right = llvm.getelementptr %left[2] : (!llvm.ptr) -> !llvm.ptr, f32
+      %r = llvm.load %right : !llvm.ptr -> f32
+      %sum = llvm.fadd %l, %r : f32
+      %dst = llvm.getelementptr inbounds %out[%i64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %sum, %dst : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+
+// Left alone: the block writes the array it read (in place); recomputing
+// a neighbour's value after the barrier could read what another thread
+// already stored.
+// CHECK-LABEL: func.func @in_place(
+// CHECK-NOT: __respec_distinct_allocations
+// CHECK: respec.barrier
+func.func @in_place(%a: !llvm.ptr, %gx: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %bytes = llvm.mlir.constant(256 : i64) : i64
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    %b = arith.index_castui %bx : index to i64
+    scf.parallel (%tx) = (%c0) to (%c64) step (%c1) {
+      %t = arith.index_castui %tx : index to i64
+      %c64i = llvm.mlir.constant(64 : i64) : i64
+      %base = llvm.mul %b, %c64i overflow<nsw, nuw> : i64
+      %i = llvm.add %base, %t overflow<nsw, nuw> : i64
+      %src = llvm.getelementptr inbounds %a[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %src : !llvm.ptr -> f32
+      %slot = llvm.getelementptr %shared[%t] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %slot : f32, !llvm.ptr
+      respec.barrier(%tx)
+      %c63 = llvm.mlir.constant(63 : i64) : i64
+      %mirror = llvm.sub %c63, %t : i64
+      %other = llvm.getelementptr %shared[%mirror] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %w = llvm.load %other : !llvm.ptr -> f32
+      llvm.store %w, %src : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+
+// Left alone: which thread wrote the location a read reads depends on data
+// (`s[in[i] & 63]`), and a tile 16 threads wide whose halo column would
+// split rows into pieces of 1, 14 and 1 threads.
+// CHECK-LABEL: func.func @data_dependent(
+// CHECK-NOT: __respec_distinct_allocations
+// CHECK: respec.barrier
+func.func @data_dependent(%in: !llvm.ptr, %out: !llvm.ptr, %gx: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %bytes = llvm.mlir.constant(256 : i64) : i64
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    %b = arith.index_castui %bx : index to i64
+    scf.parallel (%tx) = (%c0) to (%c64) step (%c1) {
+      %t = arith.index_castui %tx : index to i64
+      %c64i = llvm.mlir.constant(64 : i64) : i64
+      %mask = llvm.mlir.constant(63 : i64) : i64
+      %base = llvm.mul %b, %c64i overflow<nsw, nuw> : i64
+      %i = llvm.add %base, %t overflow<nsw, nuw> : i64
+      %src = llvm.getelementptr inbounds %in[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+      %v = llvm.load %src : !llvm.ptr -> i64
+      %slot = llvm.getelementptr %shared[%t] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+      llvm.store %v, %slot : i64, !llvm.ptr
+      respec.barrier(%tx)
+      %k = llvm.and %v, %mask : i64
+      %other = llvm.getelementptr %shared[%k] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+      %w = llvm.load %other : !llvm.ptr -> i64
+      %dst = llvm.getelementptr inbounds %out[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+      llvm.store %w, %dst : i64, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// CHECK-LABEL: func.func @narrow_halo(
+// CHECK-NOT: __respec_distinct_allocations
+// CHECK: respec.barrier
+func.func @narrow_halo(%in: !llvm.ptr, %out: !llvm.ptr, %gx: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %bytes = llvm.mlir.constant(68 : i64) : i64
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    %b = arith.index_castui %bx : index to i64
+    scf.parallel (%tx) = (%c0) to (%c16) step (%c1) {
+      %t = arith.index_castui %tx : index to i64
+      %c16i = llvm.mlir.constant(16 : i64) : i64
+      %base = llvm.mul %b, %c16i overflow<nsw, nuw> : i64
+      %i = llvm.add %base, %t overflow<nsw, nuw> : i64
+      %src = llvm.getelementptr inbounds %in[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %src : !llvm.ptr -> f32
+      %slot = llvm.getelementptr %shared[%t] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %slot : f32, !llvm.ptr
+      %sel = arith.index_cast %t : i64 to index
+      scf.index_switch %sel
+      case 15 {
+        %p = llvm.getelementptr %src[1] : (!llvm.ptr) -> !llvm.ptr, f32
+        %hv = llvm.load %p : !llvm.ptr -> f32
+        %end = llvm.getelementptr %shared[16] : (!llvm.ptr) -> !llvm.ptr, f32
+        llvm.store %hv, %end : f32, !llvm.ptr
+        scf.yield
+      }
+      default {
+      }
+      respec.barrier(%tx)
+      %next = llvm.getelementptr %slot[1] : (!llvm.ptr) -> !llvm.ptr, f32
+      %w = llvm.load %next : !llvm.ptr -> f32
+      %dst = llvm.getelementptr inbounds %out[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %w, %dst : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
