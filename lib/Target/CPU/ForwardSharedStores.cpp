@@ -479,11 +479,19 @@ bool isAllocaPointer(Value root) {
   return isa_and_nonnull<LLVM::AllocaOp>(root.getDefiningOp());
 }
 
-/// Intrinsics without memory effects that a recomputed value may call.
-bool isPureIntrinsic(LLVM::CallOp call) {
+/// Calls without memory effects: math intrinsics, and libdevice functions
+/// (`__nv_expf`, lowered later) that take and return only numbers. Those
+/// taking pointers (`__nv_sincosf`) or returning nothing are left out.
+bool isPureCall(LLVM::CallOp call) {
   std::optional<StringRef> callee = call.getCallee();
   if (!callee)
     return false;
+  if (callee->starts_with("__nv_"))
+    return call.getNumResults() == 1 &&
+           llvm::none_of(
+               call->getOperandTypes(),
+               [](Type type) { return isa<LLVM::LLVMPointerType>(type); }) &&
+           !isa<LLVM::LLVMPointerType>(call.getResult().getType());
   static constexpr StringLiteral kPrefixes[] = {
       "llvm.fma.",    "llvm.fmuladd.",  "llvm.fabs.",    "llvm.sqrt.",
       "llvm.minnum.", "llvm.maxnum.",   "llvm.minimum.", "llvm.maximum.",
@@ -606,7 +614,7 @@ bool BarrierForwarding::collectAccesses(Phase before, Phase after) {
   bool ok = true;
   auto classify = [&](Operation *op, bool isBefore) {
     if (isa<LLVM::CallOp>(op)) {
-      if (!isPureIntrinsic(cast<LLVM::CallOp>(op)))
+      if (!isPureCall(cast<LLVM::CallOp>(op)))
         ok = false;
       return;
     }
@@ -705,7 +713,7 @@ bool collectSlice(scf::ParallelOp loop, Value value, const Phase &before,
             !isDefinedOutside(root, loop))
           ok = false;
       } else if (auto call = dyn_cast<LLVM::CallOp>(op)) {
-        if (!isPureIntrinsic(call))
+        if (!isPureCall(call))
           ok = false;
       } else if (!isMemoryEffectFree(op)) {
         ok = false;

@@ -4,7 +4,8 @@
 // allocations; in the two halves of one allocation; the kernel launched
 // with several block sizes), a 64x4 tile with halo rows, a block that
 // stores back in place what another thread of the block read, a read at a
-// data-dependent index, and a thread reading its own value back. Integer
+// data-dependent index, a thread reading its own value back, and library
+// math in the tile's values and after the barrier. Integer
 // data, so the host's results must match exactly.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: %respec -O2 --disable-opt=shared-forwarding %s -o %t.off && %t.off | FileCheck %s
@@ -137,6 +138,44 @@ static void runVerticalBlur() {
   CUDA_CHECK(cudaFree(dOut));
 }
 
+// Library math in the recomputed values and after the barrier: the tile
+// holds |in[i]| through sqrtf of a perfect square (exact), the result goes
+// through floorf.
+__global__ void mathNeighbours(const int *in, int *out, int n) {
+  __shared__ float s[130];
+  int t = threadIdx.x, i = blockIdx.x * 128 + t;
+  s[t + 1] = sqrtf((float)(in[i] * in[i]));
+  if (t == 0)
+    s[0] = i > 0 ? sqrtf((float)(in[i - 1] * in[i - 1])) : 0.0f;
+  if (t == 127)
+    s[129] = i + 1 < n ? sqrtf((float)(in[i + 1] * in[i + 1])) : 0.0f;
+  __syncthreads();
+  out[i] = (int)floorf(s[t] + 0.5f * s[t + 2]);
+}
+
+static void runMathNeighbours() {
+  const int n = 128 * 6;
+  std::vector<int> in(n), out(n);
+  for (int i = 0; i < n; ++i)
+    in[i] = (i * 37) % 201 - 100;
+  int *dIn, *dOut;
+  CUDA_CHECK(cudaMalloc(&dIn, n * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&dOut, n * sizeof(int)));
+  CUDA_CHECK(cudaMemcpy(dIn, in.data(), n * sizeof(int),
+                        cudaMemcpyHostToDevice));
+  mathNeighbours<<<n / 128, 128>>>(dIn, dOut, n);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaMemcpy(out.data(), dOut, n * sizeof(int),
+                        cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i) {
+    int left = i > 0 ? abs(in[i - 1]) : 0, right = i + 1 < n ? abs(in[i + 1]) : 0;
+    // left + right / 2, rounded down (right / 2 is a multiple of 0.5).
+    expectEqual("math neighbours", out[i], left + right / 2, i);
+  }
+  CUDA_CHECK(cudaFree(dIn));
+  CUDA_CHECK(cudaFree(dOut));
+}
+
 // Rotates each block's 128 elements by one, in place: thread t stores what
 // thread t + 1 loaded before the barrier. Recomputing that load after the
 // barrier would read what thread t + 1 may already have stored.
@@ -206,6 +245,7 @@ int main() {
   runStencilOneAllocation(256 * 4);
   runVerticalBlur();
   runInPlaceAndGather();
+  runMathNeighbours();
   if (failures) {
     printf("FAILED (%d)\n", failures);
     return 1;
