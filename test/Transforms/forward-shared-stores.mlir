@@ -216,3 +216,85 @@ func.func @narrow_halo(%in: !llvm.ptr, %out: !llvm.ptr, %gx: index) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+
+// A halo row stored through a pointer and a flag that clang merged out of
+// `if (ty == 0) t[0][tx] = row > 0 ? in[k - 64] : self;`: the flag and the
+// address come from a branch on a condition the block index decides
+// (poison on the path that does not store). For thread row 0 both paths
+// store to row 0 of the tile, so the read of t[ty][tx] is known: the halo
+// branch for ty == 0, the row above otherwise.
+// CHECK-LABEL: func.func @merged_halo_store(
+// CHECK: llvm.call @__respec_distinct_allocations
+// CHECK: scf.parallel
+// CHECK: scf.parallel (%{{.+}}, %[[TY:.+]], %{{.+}}) =
+// CHECK-NOT: respec.barrier
+// CHECK: arith.cmpi ule, %[[TY]], %c0
+// CHECK: } else {
+// CHECK: respec.barrier
+func.func @merged_halo_store(%in: !llvm.ptr, %out: !llvm.ptr, %gy: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %bytes = llvm.mlir.constant(768 : i64) : i64
+  scf.parallel (%by) = (%c0) to (%gy) step (%c1) {
+    %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    %b = arith.index_castui %by : index to i64
+    scf.parallel (%z, %ty, %tx) = (%c0, %c0, %c0) to (%c1, %c2, %c64) step (%c1, %c1, %c1) {
+      %x = arith.index_castui %tx : index to i64
+      %y = arith.index_castui %ty : index to i64
+      %c64i = llvm.mlir.constant(64 : i64) : i64
+      %c2i = llvm.mlir.constant(2 : i64) : i64
+      %zero = llvm.mlir.constant(0 : i64) : i64
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %none = llvm.mlir.constant(0 : i32) : i32
+      %pptr = llvm.mlir.poison : !llvm.ptr
+      %pval = llvm.mlir.poison : f32
+      %rb = llvm.mul %b, %c2i overflow<nsw, nuw> : i64
+      %row = llvm.add %rb, %y overflow<nsw, nuw> : i64
+      %rk = llvm.mul %row, %c64i overflow<nsw, nuw> : i64
+      %k = llvm.add %rk, %x overflow<nsw, nuw> : i64
+      %src = llvm.getelementptr inbounds %in[%k] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %self = llvm.load %src : !llvm.ptr -> f32
+      %rowbase = llvm.getelementptr %shared[%y, 0] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<64 x f32>
+      %mine = llvm.getelementptr %rowbase[1, %x] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<64 x f32>
+      llvm.store %self, %mine : f32, !llvm.ptr
+      %r:3 = scf.index_switch %ty -> !llvm.ptr, f32, i32
+      case 0 {
+        %top = llvm.icmp "eq" %row, %zero : i64
+        %v:3 = scf.if %top -> (!llvm.ptr, f32, i32) {
+          scf.yield %shared, %self, %one : !llvm.ptr, f32, i32
+        } else {
+          %up = llvm.getelementptr inbounds %src[-64] : (!llvm.ptr) -> !llvm.ptr, f32
+          %u = llvm.load %up : !llvm.ptr -> f32
+          scf.yield %shared, %u, %one : !llvm.ptr, f32, i32
+        }
+        scf.yield %v#0, %v#1, %v#2 : !llvm.ptr, f32, i32
+      }
+      default {
+        scf.yield %pptr, %pval, %none : !llvm.ptr, f32, i32
+      }
+      %flag = arith.index_castui %r#2 : i32 to index
+      scf.index_switch %flag
+      case 0 {
+        scf.yield
+      }
+      default {
+        %halo = llvm.getelementptr %r#0[%x] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %r#1, %halo : f32, !llvm.ptr
+      }
+      respec.barrier(%z, %ty, %tx)
+      %above = llvm.getelementptr %rowbase[0, %x] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<64 x f32>
+      %a = llvm.load %above : !llvm.ptr -> f32
+      %dst = llvm.getelementptr inbounds %out[%k] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %a, %dst : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

@@ -504,6 +504,16 @@ bool isPureCall(LLVM::CallOp call) {
   });
 }
 
+/// True for ops of the LLVM, arith and scf dialects: what the analysis
+/// knows. Warp operations (respec and NVVM ops, which depend on other
+/// threads' values at that moment) and anything else are not moved or
+/// recomputed.
+bool isPlainOp(Operation *op) {
+  Dialect *dialect = op->getDialect();
+  return isa_and_nonnull<LLVM::LLVMDialect, arith::ArithDialect,
+                         scf::SCFDialect>(dialect);
+}
+
 /// The top-level ops of a thread body between two barriers.
 struct Phase {
   Block::iterator begin, end;
@@ -613,6 +623,10 @@ unsigned ivIndex(scf::ParallelOp loop, unsigned dim) {
 bool BarrierForwarding::collectAccesses(Phase before, Phase after) {
   bool ok = true;
   auto classify = [&](Operation *op, bool isBefore) {
+    if (!isPlainOp(op)) {
+      ok = false;
+      return;
+    }
     if (isa<LLVM::CallOp>(op)) {
       if (!isPureCall(cast<LLVM::CallOp>(op)))
         ok = false;
@@ -703,7 +717,9 @@ bool collectSlice(scf::ParallelOp loop, Value value, const Phase &before,
     // outside comes along.
     bool ok = true;
     def->walk([&](Operation *op) {
-      if (isa<scf::IfOp, scf::IndexSwitchOp, scf::YieldOp>(op))
+      if (!isPlainOp(op))
+        ok = false;
+      else if (isa<scf::IfOp, scf::IndexSwitchOp, scf::YieldOp>(op))
         ; // their regions are walked too
       else if (op->getNumRegions() != 0)
         ok = false;
