@@ -38,6 +38,23 @@ std::optional<int64_t> mlir::respec::getConstantThroughCasts(Value value) {
   return getConstantIntValue(value);
 }
 
+bool mlir::respec::isElementwiseIntrinsic(LLVM::CallIntrinsicOp call) {
+  static constexpr StringRef kPrefixes[] = {
+      "llvm.sqrt.",      "llvm.fabs.",   "llvm.fma.",       "llvm.fmuladd.",
+      "llvm.minnum.",    "llvm.maxnum.", "llvm.minimum.",   "llvm.maximum.",
+      "llvm.exp.",       "llvm.exp2.",   "llvm.log.",       "llvm.log2.",
+      "llvm.log10.",     "llvm.sin.",    "llvm.cos.",       "llvm.pow.",
+      "llvm.floor.",     "llvm.ceil.",   "llvm.trunc.",     "llvm.rint.",
+      "llvm.nearbyint.", "llvm.round.",  "llvm.roundeven.", "llvm.copysign.",
+      "llvm.smin.",      "llvm.smax.",   "llvm.umin.",      "llvm.umax.",
+      "llvm.abs.",       "llvm.ctpop.",  "llvm.ctlz.",      "llvm.cttz."};
+  StringRef name = call.getIntrin();
+  return call.getNumResults() == 1 &&
+         llvm::any_of(kPrefixes, [&](StringRef prefix) {
+           return name.starts_with(prefix);
+         });
+}
+
 bool mlir::respec::isCallTo(Operation *op, StringRef callee) {
   auto call = dyn_cast<LLVM::CallOp>(op);
   return call && call.getCallee() == callee;

@@ -40,6 +40,12 @@ bool isGridLoop(Operation *op);
 /// are casts of the launch function's i32 arguments).
 std::optional<int64_t> getConstantThroughCasts(Value value);
 
+/// True for calls of math intrinsics by name (`llvm.call_intrinsic
+/// "llvm.sqrt.f32"`) that compute one result per element from their
+/// operands alone, without memory effects. Operands of another type than
+/// the result (the `is_int_min_poison` flag of llvm.abs) are not elements.
+bool isElementwiseIntrinsic(LLVM::CallIntrinsicOp call);
+
 /// True if `op` is a direct call to the function named `callee`.
 bool isCallTo(Operation *op, StringRef callee);
 

@@ -202,7 +202,8 @@ private:
       std::optional<Concrete> b = eval(cmp->rhs, depth + 1);
       if (!a || !b || a->root || b->root)
         return std::nullopt;
-      return integer(APInt(1, compare(cmp->predicate, a->bits, b->bits)));
+      return integer(
+          APInt(1, arith::applyCmpPredicate(cmp->predicate, a->bits, b->bits)));
     }
     if (def->getNumOperands() != 2)
       return std::nullopt;
@@ -226,34 +227,6 @@ private:
     if (isa<arith::XOrIOp, LLVM::XOrOp>(def))
       return integer(x ^ y);
     return std::nullopt;
-  }
-
-  static bool compare(arith::CmpIPredicate predicate, const APInt &a,
-                      const APInt &b) {
-    using P = arith::CmpIPredicate;
-    switch (predicate) {
-    case P::eq:
-      return a == b;
-    case P::ne:
-      return a != b;
-    case P::slt:
-      return a.slt(b);
-    case P::sle:
-      return a.sle(b);
-    case P::sgt:
-      return a.sgt(b);
-    case P::sge:
-      return a.sge(b);
-    case P::ult:
-      return a.ult(b);
-    case P::ule:
-      return a.ule(b);
-    case P::ugt:
-      return a.ugt(b);
-    case P::uge:
-      return a.uge(b);
-    }
-    return false;
   }
 
   static bool isPoison(Value value) {
@@ -479,29 +452,19 @@ bool isAllocaPointer(Value root) {
   return isa_and_nonnull<LLVM::AllocaOp>(root.getDefiningOp());
 }
 
-/// Calls without memory effects: math intrinsics, and libdevice functions
-/// (`__nv_expf`, lowered later) that take and return only numbers. Those
-/// taking pointers (`__nv_sincosf`) or returning nothing are left out.
-bool isPureCall(LLVM::CallOp call) {
-  std::optional<StringRef> callee = call.getCallee();
-  if (!callee)
-    return false;
-  if (callee->starts_with("__nv_"))
-    return call.getNumResults() == 1 &&
-           llvm::none_of(
-               call->getOperandTypes(),
-               [](Type type) { return isa<LLVM::LLVMPointerType>(type); }) &&
-           !isa<LLVM::LLVMPointerType>(call.getResult().getType());
-  static constexpr StringLiteral kPrefixes[] = {
-      "llvm.fma.",    "llvm.fmuladd.",  "llvm.fabs.",    "llvm.sqrt.",
-      "llvm.minnum.", "llvm.maxnum.",   "llvm.minimum.", "llvm.maximum.",
-      "llvm.smin.",   "llvm.smax.",     "llvm.umin.",    "llvm.umax.",
-      "llvm.abs.",    "llvm.copysign.", "llvm.floor.",   "llvm.ceil.",
-      "llvm.trunc.",  "llvm.rint.",     "llvm.round.",   "llvm.ctpop.",
-      "llvm.ctlz.",   "llvm.cttz.",     "llvm.fshl.",    "llvm.fshr."};
-  return llvm::any_of(kPrefixes, [&](StringLiteral prefix) {
-    return callee->starts_with(prefix);
-  });
+/// Calls without memory effects: math intrinsics called by name, and
+/// libdevice functions (`__nv_expf`, lowered later) that take and return
+/// only numbers. Those taking pointers (`__nv_sincosf`) or returning nothing
+/// are left out.
+bool isPureCall(Operation *op) {
+  if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op))
+    return isElementwiseIntrinsic(intrinsic);
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  std::optional<StringRef> callee = call ? call.getCallee() : std::nullopt;
+  auto isPointer = [](Type type) { return isa<LLVM::LLVMPointerType>(type); };
+  return callee && callee->starts_with("__nv_") && call.getNumResults() == 1 &&
+         !isPointer(call.getResult().getType()) &&
+         llvm::none_of(call->getOperandTypes(), isPointer);
 }
 
 /// True for ops of the LLVM, arith and scf dialects: what the analysis
@@ -627,8 +590,8 @@ bool BarrierForwarding::collectAccesses(Phase before, Phase after) {
       ok = false;
       return;
     }
-    if (isa<LLVM::CallOp>(op)) {
-      if (!isPureCall(cast<LLVM::CallOp>(op)))
+    if (isa<LLVM::CallOp, LLVM::CallIntrinsicOp>(op)) {
+      if (!isPureCall(op))
         ok = false;
       return;
     }
@@ -728,8 +691,8 @@ bool collectSlice(scf::ParallelOp loop, Value value, const Phase &before,
         if (isSharedMemoryAddress(load.getAddr()) || isAllocaPointer(root) ||
             !isDefinedOutside(root, loop))
           ok = false;
-      } else if (auto call = dyn_cast<LLVM::CallOp>(op)) {
-        if (!isPureCall(call))
+      } else if (isa<LLVM::CallOp, LLVM::CallIntrinsicOp>(op)) {
+        if (!isPureCall(op))
           ok = false;
       } else if (!isMemoryEffectFree(op)) {
         ok = false;

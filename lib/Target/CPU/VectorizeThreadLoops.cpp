@@ -161,26 +161,6 @@ bool isElementwiseLLVMOp(Operation *op) {
          op->hasTrait<OpTrait::SameOperandsAndResultType>();
 }
 
-/// Intrinsics called by name (`llvm.call_intrinsic "llvm.sqrt.f32"`) that
-/// apply to each element; operands of another type than the result (the
-/// `is_int_min_poison` flag of llvm.abs) must be lane-invariant.
-bool isElementwiseIntrinsic(LLVM::CallIntrinsicOp call) {
-  static constexpr StringRef kPrefixes[] = {
-      "llvm.sqrt.",      "llvm.fabs.",   "llvm.fma.",       "llvm.fmuladd.",
-      "llvm.minnum.",    "llvm.maxnum.", "llvm.minimum.",   "llvm.maximum.",
-      "llvm.exp.",       "llvm.exp2.",   "llvm.log.",       "llvm.log2.",
-      "llvm.log10.",     "llvm.sin.",    "llvm.cos.",       "llvm.pow.",
-      "llvm.floor.",     "llvm.ceil.",   "llvm.trunc.",     "llvm.rint.",
-      "llvm.nearbyint.", "llvm.round.",  "llvm.roundeven.", "llvm.copysign.",
-      "llvm.smin.",      "llvm.smax.",   "llvm.umin.",      "llvm.umax.",
-      "llvm.abs.",       "llvm.ctpop.",  "llvm.ctlz.",      "llvm.cttz."};
-  StringRef name = call.getIntrin();
-  return call.getNumResults() == 1 &&
-         llvm::any_of(kPrefixes, [&](StringRef prefix) {
-           return name.starts_with(prefix);
-         });
-}
-
 bool isDivision(Operation *op) {
   return isa<LLVM::SDivOp, LLVM::UDivOp, LLVM::SRemOp, LLVM::URemOp,
              arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
