@@ -107,6 +107,7 @@ public:
   void setThread(ArrayRef<int64_t> ids) {
     thread.assign(ids.begin(), ids.end());
     cache.clear();
+    possible.clear();
   }
 
   std::optional<Concrete> eval(Value value, unsigned depth = 0) {
@@ -265,6 +266,17 @@ private:
   /// 2`). Nullopt if unknown or more than a few.
   std::optional<SmallVector<APInt, 4>> possibleValues(Value value,
                                                       unsigned depth = 0) {
+    auto memo = possible.find(value);
+    if (memo != possible.end())
+      return memo->second;
+    std::optional<SmallVector<APInt, 4>> result =
+        computePossibleValues(value, depth);
+    possible[value] = result;
+    return result;
+  }
+
+  std::optional<SmallVector<APInt, 4>> computePossibleValues(Value value,
+                                                             unsigned depth) {
     std::optional<Concrete> known = eval(value, depth + 1);
     if (known)
       return known->root ? std::nullopt
@@ -411,6 +423,7 @@ private:
   const DataLayout &layout;
   SmallVector<int64_t, 3> thread;
   DenseMap<Value, std::optional<Concrete>> cache;
+  DenseMap<Value, std::optional<SmallVector<APInt, 4>>> possible;
 };
 
 /// The pointer `address` is computed from by address arithmetic.
