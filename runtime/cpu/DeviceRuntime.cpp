@@ -128,15 +128,19 @@ extern "C" void __respec_block_scratch_reset(void) { blockScratch.reset(); }
 
 extern "C" int32_t __respec_distinct_allocations(const void *a,
                                                  const void *b) {
-  // An allocation holds no other object: a pointer outside it (a global
-  // variable, host memory) points elsewhere. Two pointers outside all
-  // allocations may point into the same host array.
+  // Memory the runtime allocated holds no other object: a pointer outside
+  // it (a global variable, host memory, another allocation) points
+  // elsewhere. A registered host range (cudaHostRegister) may be part of a
+  // larger array of the program, and two pointers outside all allocations
+  // may point into the same array: no answer for those.
   respec::cpu::Allocation first, second;
   bool inFirst = respec::cpu::findAllocation(a, &first);
   bool inSecond = respec::cpu::findAllocation(b, &second);
-  if (inFirst && inSecond)
-    return first.base != second.base;
-  return inFirst || inSecond;
+  bool ownedFirst = inFirst && first.storage;
+  bool ownedSecond = inSecond && second.storage;
+  if (!ownedFirst && !ownedSecond)
+    return 0;
+  return !(inFirst && inSecond && first.base == second.base);
 }
 
 extern "C" void __respec_assertfail(const char *message, const char *file,

@@ -205,8 +205,41 @@ void testStaggeredLargeAllocations() {
   cudaGetLastError();
 }
 
+// What the shared-memory forwarding tests at launch: pointers into
+// different allocations, or into one and outside it, cannot meet; two into
+// one allocation, or both into the program's own memory (registered or
+// not), may.
+void testDistinctAllocations() {
+  int *a = nullptr, *b = nullptr, *m = nullptr;
+  CHECK_OK(cudaMalloc(&a, 4096));
+  CHECK_OK(cudaMalloc(&b, 256));
+  CHECK_OK(cudaMallocManaged(&m, 1 << 20));
+  static int hostArray[2048];
+  static int global;
+  CHECK(__respec_distinct_allocations(a, b) != 0);
+  CHECK(__respec_distinct_allocations(b + 10, a + 1000) != 0);
+  CHECK(__respec_distinct_allocations(a, m + 5) != 0);
+  CHECK(__respec_distinct_allocations(a, &global) != 0);
+  CHECK(__respec_distinct_allocations(hostArray, m) != 0);
+  CHECK(__respec_distinct_allocations(a, a + 512) == 0);
+  CHECK(__respec_distinct_allocations(m + 7, m) == 0);
+  CHECK(__respec_distinct_allocations(hostArray, &global) == 0);
+  CHECK(__respec_distinct_allocations(hostArray, hostArray + 1024) == 0);
+  // Two registered halves of one host array may be reached from either.
+  CHECK_OK(cudaHostRegister(hostArray, 4096, cudaHostRegisterDefault));
+  CHECK_OK(cudaHostRegister(hostArray + 1024, 4096, cudaHostRegisterDefault));
+  CHECK(__respec_distinct_allocations(hostArray, hostArray + 1024) == 0);
+  CHECK(__respec_distinct_allocations(hostArray, a) != 0);
+  CHECK_OK(cudaHostUnregister(hostArray));
+  CHECK_OK(cudaHostUnregister(hostArray + 1024));
+  CHECK_OK(cudaFree(a));
+  CHECK_OK(cudaFree(b));
+  CHECK_OK(cudaFree(m));
+}
+
 int main() {
   testMemcpyKinds();
+  testDistinctAllocations();
   testStaggeredLargeAllocations();
   testCopyPastAllocation();
   testPitched2D();

@@ -168,11 +168,12 @@ void *__respec_shared_memory(uint64_t bytes);
 void *__respec_block_scratch(uint64_t bytes);
 void __respec_block_scratch_reset(void);
 
-/// Nonzero if accesses through `a` and through `b` cannot meet: they point
-/// into different runtime allocations (cudaMalloc, cudaMallocManaged,
-/// cudaHostAlloc, cudaHostRegister), or one into an allocation and the
-/// other outside all of them. Zero when both point outside (the same host
-/// array, perhaps). Generated code (respec-forward-shared-stores) tests
+/// Nonzero if accesses through `a` and through `b` cannot meet: one points
+/// into memory the runtime allocated (cudaMalloc, cudaMallocManaged,
+/// cudaMallocHost, cudaHostAlloc) and the other anywhere outside that
+/// allocation. Zero otherwise: both in one allocation, or both in host
+/// memory of the program (registered with cudaHostRegister or not), which
+/// may be one array. Generated code (respec-forward-shared-stores) tests
 /// this once per launch.
 int32_t __respec_distinct_allocations(const void *a, const void *b);
 
