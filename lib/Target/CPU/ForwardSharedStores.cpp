@@ -465,6 +465,20 @@ bool isAllocaPointer(Value root) {
   return isa_and_nonnull<LLVM::AllocaOp>(root.getDefiningOp());
 }
 
+/// True if the root pointer `root` of an access in `loop` cannot point into
+/// shared memory: a global variable's address, or a pointer from outside the
+/// block (kernel arguments: the host never sees a block's shared memory).
+/// Pointers chosen or loaded inside the block might, and an access through
+/// one is neither a tile access nor provably another object's.
+bool isOutsideShared(Value root, scf::ParallelOp loop) {
+  if (isa_and_nonnull<LLVM::AddressOfOp>(root.getDefiningOp()))
+    return true;
+  Operation *block = loop->getParentOp();
+  while (block && !isGridLoop(block))
+    block = block->getParentOp();
+  return isDefinedOutside(root, block ? block : loop.getOperation());
+}
+
 /// Calls without memory effects: math intrinsics called by name, and
 /// libdevice functions (`__nv_expf`, lowered later) that take and return
 /// only numbers. Those taking pointers (`__nv_sincosf`) or returning nothing
@@ -625,8 +639,11 @@ bool BarrierForwarding::collectAccesses(Phase before, Phase after) {
       if (pointsIntoShared(load.getAddr())) {
         if (!isBefore)
           sharedReads.push_back(load);
-      } else if (isBefore && !isAllocaPointer(root)) {
-        loadRoots.insert(root);
+      } else if (!isAllocaPointer(root)) {
+        if (!isOutsideShared(root, loop))
+          ok = false;
+        else if (isBefore)
+          loadRoots.insert(root);
       }
       return;
     }
@@ -643,7 +660,7 @@ bool BarrierForwarding::collectAccesses(Phase before, Phase after) {
         else
           ok = false;
       } else if (!isAllocaPointer(root)) {
-        if (isBefore)
+        if (isBefore || !isOutsideShared(root, loop))
           ok = false;
         else
           storeRoots.insert(root);
@@ -701,7 +718,7 @@ bool collectSlice(scf::ParallelOp loop, Value value, const Phase &before,
         ok = false;
       else if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
         Value root = getRootPointer(load.getAddr());
-        if (isSharedMemoryAddress(load.getAddr()) || isAllocaPointer(root) ||
+        if (pointsIntoShared(load.getAddr()) || isAllocaPointer(root) ||
             !isDefinedOutside(root, loop))
           ok = false;
       } else if (isa<LLVM::CallOp, LLVM::CallIntrinsicOp>(op)) {
@@ -1135,9 +1152,13 @@ void eraseDeadSharedStores(scf::ParallelOp loop, Operation *scope,
   scope->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == ignored)
       return WalkResult::skip();
-    if (auto load = dyn_cast<LLVM::LoadOp>(op);
-        load && pointsIntoShared(load.getAddr()))
-      read = true;
+    // A load through a pointer chosen inside the block may read the tile.
+    if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+      Value root = getRootPointer(load.getAddr());
+      if (pointsIntoShared(load.getAddr()) ||
+          (!isAllocaPointer(root) && !isOutsideShared(root, loop)))
+        read = true;
+    }
     // Calls and atomics may read through a shared address they are given;
     // a shared address stored or turned into an integer escapes.
     auto isShared = [](Value v) {

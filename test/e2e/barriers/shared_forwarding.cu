@@ -5,7 +5,8 @@
 // with several block sizes), a 64x4 tile with halo rows, a block that
 // stores back in place what another thread of the block read, a read at a
 // data-dependent index, a thread reading its own value back, and library
-// math in the tile's values and after the barrier. Integer
+// math in the tile's values and after the barrier, and a read of the tile
+// through a pointer chosen at run time. Integer
 // data, so the host's results must match exactly.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: %respec -O2 --disable-opt=shared-forwarding %s -o %t.off && %t.off | FileCheck %s
@@ -176,6 +177,47 @@ static void runMathNeighbours() {
   CUDA_CHECK(cudaFree(dOut));
 }
 
+// One read of the tile goes through a pointer chosen at run time (the tile
+// or global memory): the tile must stay, with its barrier, for that read.
+__global__ void chosenPointer(const int *in, int *out, int useTile) {
+  __shared__ int s[129];
+  int t = threadIdx.x, i = blockIdx.x * 128 + t;
+  s[t] = in[i] * 5;
+  if (t == 127)
+    s[128] = 1;
+  __syncthreads();
+  const int *p = useTile ? s : in + blockIdx.x * 128;
+  out[i] = s[t + 1] + p[127 - t];
+}
+
+static void runChosenPointer() {
+  const int blocks = 3, n = blocks * 128;
+  std::vector<int> in(n), out(n);
+  for (int i = 0; i < n; ++i)
+    in[i] = (i * 13) % 97;
+  int *dIn, *dOut;
+  CUDA_CHECK(cudaMalloc(&dIn, n * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&dOut, n * sizeof(int)));
+  CUDA_CHECK(cudaMemcpy(dIn, in.data(), n * sizeof(int),
+                        cudaMemcpyHostToDevice));
+  for (int useTile = 0; useTile < 2; ++useTile) {
+    chosenPointer<<<blocks, 128>>>(dIn, dOut, useTile);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaMemcpy(out.data(), dOut, n * sizeof(int),
+                          cudaMemcpyDeviceToHost));
+    for (int b = 0; b < blocks; ++b)
+      for (int t = 0; t < 128; ++t) {
+        int i = b * 128 + t;
+        int next = t < 127 ? in[i + 1] * 5 : 1;
+        int mirror = in[b * 128 + 127 - t] * (useTile ? 5 : 1);
+        expectEqual(useTile ? "chosen pointer, tile" : "chosen pointer, global",
+                    out[i], next + mirror, i);
+      }
+  }
+  CUDA_CHECK(cudaFree(dIn));
+  CUDA_CHECK(cudaFree(dOut));
+}
+
 // Rotates each block's 128 elements by one, in place: thread t stores what
 // thread t + 1 loaded before the barrier. Recomputing that load after the
 // barrier would read what thread t + 1 may already have stored.
@@ -246,6 +288,7 @@ int main() {
   runVerticalBlur();
   runInPlaceAndGather();
   runMathNeighbours();
+  runChosenPointer();
   if (failures) {
     printf("FAILED (%d)\n", failures);
     return 1;
