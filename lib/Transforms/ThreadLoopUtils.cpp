@@ -60,10 +60,14 @@ bool mlir::respec::isCallTo(Operation *op, StringRef callee) {
   return call && call.getCallee() == callee;
 }
 
-bool mlir::respec::isSharedMemoryAddress(Value address) {
+Value mlir::respec::getRootPointer(Value address) {
   while (auto gep = address.getDefiningOp<LLVM::GEPOp>())
     address = gep.getBase();
-  Operation *def = address.getDefiningOp();
+  return address;
+}
+
+bool mlir::respec::isSharedMemoryAddress(Value address) {
+  Operation *def = getRootPointer(address).getDefiningOp();
   return def && isCallTo(def, kSharedMemoryFunction);
 }
 

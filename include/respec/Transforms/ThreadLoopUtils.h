@@ -49,6 +49,9 @@ bool isElementwiseIntrinsic(LLVM::CallIntrinsicOp call);
 /// True if `op` is a direct call to the function named `callee`.
 bool isCallTo(Operation *op, StringRef callee);
 
+/// The pointer `address` is computed from by address arithmetic (GEPs).
+Value getRootPointer(Value address);
+
 /// True if `address` is the block's shared memory (the runtime's
 /// `__respec_shared_memory`) plus address arithmetic. An address that went
 /// through memory (a pointer kept across a barrier, a pointer argument) is

@@ -426,13 +426,6 @@ private:
   DenseMap<Value, std::optional<SmallVector<APInt, 4>>> possible;
 };
 
-/// The pointer `address` is computed from by address arithmetic.
-Value getRootPointer(Value address) {
-  while (auto gep = address.getDefiningOp<LLVM::GEPOp>())
-    address = gep.getBase();
-  return address;
-}
-
 /// True if `address` points into the block's shared memory: address
 /// arithmetic on it, or a branch's result that is such an address (or
 /// poison) on every path (LLVM merges stores of both arms of a branch into

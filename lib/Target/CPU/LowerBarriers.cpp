@@ -51,10 +51,7 @@ static bool isSpillLoad(Operation *op) {
   auto load = dyn_cast<LLVM::LoadOp>(op);
   if (!load)
     return false;
-  Value address = load.getAddr();
-  while (auto gep = address.getDefiningOp<LLVM::GEPOp>())
-    address = gep.getBase();
-  Operation *base = address.getDefiningOp();
+  Operation *base = getRootPointer(load.getAddr()).getDefiningOp();
   return base && base->hasAttr(kBarrierSpillAttr);
 }
 
