@@ -43,6 +43,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SymbolicThreadValues.h"
+
 #include "respec/Dialect/RespecDialect.h"
 #include "respec/Transforms/Attributes.h"
 #include "respec/Transforms/Passes.h"
@@ -58,6 +60,7 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 
@@ -526,9 +529,30 @@ struct Candidate {
   int64_t readers = 0;
 };
 
+/// The last two candidates of a read sharing one recomputation: the one
+/// before last (C, a halo store) computes, along the branches its writers
+/// take, the last one's (P, the tile's main store) value for P's readers
+/// too. Where it does not (its branch on the image's edge takes the other
+/// region), those of P's readers get P's value.
+struct TailMerge {
+  /// The branches of C's computation and the region all its writers take.
+  DenseMap<Operation *, unsigned> forced;
+  /// The branch of C's computation whose other region marks the readers of
+  /// P that need P's value (null if none does), and the region giving
+  /// P's value.
+  scf::IfOp exceptionBranch;
+  unsigned normalRegion = 0;
+};
+
+/// The value candidate `c`'s store writes.
+Value storedValue(const Candidate &c) {
+  return LLVM::StoreOp(c.store).getValue();
+}
+
 struct ForwardedRead {
   LLVM::LoadOp load;
   SmallVector<Candidate> candidates; // the last one without a test
+  std::optional<TailMerge> merge;
 };
 
 /// The plan for one barrier of one thread loop.
@@ -554,10 +578,27 @@ public:
 private:
   bool collectAccesses(Phase before, Phase after);
   bool enumerateWrites();
-  std::optional<ForwardedRead> planRead(LLVM::LoadOp load);
-  bool chooseBoxes(ForwardedRead &read,
-                   const std::map<std::vector<int64_t>, unsigned> &byReader,
-                   ArrayRef<Candidate> all);
+  using ReaderMap = std::map<std::vector<int64_t>, unsigned>;
+  std::optional<ForwardedRead> planRead(LLVM::LoadOp load,
+                                        const Phase &before);
+  bool chooseBoxes(ForwardedRead &read, const ReaderMap &byReader,
+                   ArrayRef<Candidate> all, ReaderMap &ordered);
+  bool mergeTail(ForwardedRead &read, const ReaderMap &own,
+                 const Phase &before);
+  bool findForcedBranches(const Candidate &c, const ReaderMap &own,
+                          unsigned index, TailMerge &merge,
+                          SymbolicThreadEvaluator &symbolic);
+  bool runsOnlySafeLoads(const SetVector<Operation *> &slice,
+                         const TailMerge &merge,
+                         const DenseMap<Operation *, unsigned> &decisions,
+                         const llvm::StringSet<> &safeAddresses,
+                         SymbolicThreadEvaluator &symbolic);
+  bool inBlock(ArrayRef<int64_t> ids) const {
+    for (unsigned d = 0; d < 3; ++d)
+      if (ids[d] < 0 || ids[d] >= sizes[d])
+        return false;
+    return true;
+  }
 
   template <typename Fn> void forEachThread(Fn &&fn) {
     SmallVector<int64_t, 3> ids(3, 0);
@@ -796,7 +837,8 @@ bool BarrierForwarding::enumerateWrites() {
   return ok;
 }
 
-std::optional<ForwardedRead> BarrierForwarding::planRead(LLVM::LoadOp load) {
+std::optional<ForwardedRead>
+BarrierForwarding::planRead(LLVM::LoadOp load, const Phase &before) {
   // Candidates by (store, offset), and which candidate each reader needs.
   SmallVector<Candidate> candidates;
   std::map<std::vector<int64_t>, unsigned> byReader;
@@ -856,13 +898,18 @@ std::optional<ForwardedRead> BarrierForwarding::planRead(LLVM::LoadOp load) {
   });
   if (!ok || candidates.empty())
     return std::nullopt;
+  ForwardedRead read{load, {}, std::nullopt};
+  ReaderMap ordered;
+  if (!chooseBoxes(read, byReader, candidates, ordered))
+    return std::nullopt;
+  (void)mergeTail(read, ordered, before);
+  // The box tests left: in narrow blocks, none that splits rows along x.
+  ArrayRef<Candidate> tested = read.candidates;
+  tested = tested.drop_back(read.merge ? 2 : 1);
   if (sizes[0] < kMinSplitWidthX &&
-      llvm::any_of(candidates, [&](const Candidate &c) {
+      llvm::any_of(tested, [&](const Candidate &c) {
         return c.lo[0] > 0 || c.hi[0] < sizes[0] - 1;
       }))
-    return std::nullopt;
-  ForwardedRead read{load, {}};
-  if (!chooseBoxes(read, byReader, candidates))
     return std::nullopt;
   return read;
 }
@@ -870,10 +917,10 @@ std::optional<ForwardedRead> BarrierForwarding::planRead(LLVM::LoadOp load) {
 /// Orders the candidates so that testing each one's box in turn (the last
 /// one untested) picks every reader's own: the largest group goes last.
 /// Fails if some reader would get another's.
-bool BarrierForwarding::chooseBoxes(
-    ForwardedRead &read,
-    const std::map<std::vector<int64_t>, unsigned> &byReader,
-    ArrayRef<Candidate> all) {
+bool BarrierForwarding::chooseBoxes(ForwardedRead &read,
+                                    const ReaderMap &byReader,
+                                    ArrayRef<Candidate> all,
+                                    ReaderMap &ordered) {
   SmallVector<unsigned> order(all.size());
   for (unsigned i = 0; i < all.size(); ++i)
     order[i] = i;
@@ -897,8 +944,237 @@ bool BarrierForwarding::chooseBoxes(
     if (picked != own)
       return false;
   }
-  for (unsigned i : order)
+  SmallVector<unsigned> position(all.size());
+  for (auto [pos, i] : llvm::enumerate(order)) {
+    position[i] = pos;
     read.candidates.push_back(all[i]);
+  }
+  for (const auto &[ids, own] : byReader)
+    ordered[ids] = position[own];
+  return true;
+}
+
+/// `ids + offset`.
+SmallVector<int64_t, 3> shiftThread(ArrayRef<int64_t> ids,
+                                    ArrayRef<int64_t> offset) {
+  SmallVector<int64_t, 3> result;
+  for (unsigned d = 0; d < 3; ++d)
+    result.push_back(ids[d] + offset[d]);
+  return result;
+}
+
+/// True for ops that may trap or be undefined where the original program
+/// did not run them: divisions and remainders.
+bool mayTrap(Operation *op) {
+  return isa<LLVM::SDivOp, LLVM::UDivOp, LLVM::SRemOp, LLVM::URemOp,
+             arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+             arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op);
+}
+
+/// The index SymbolicThreadEvaluator::decideRegion gives `region` of
+/// `branch`: the region number of an scf.if, the case number of an
+/// scf.index_switch (its number of cases for the default).
+unsigned branchRegionIndex(Operation *branch, Region *region) {
+  auto switchOp = dyn_cast<scf::IndexSwitchOp>(branch);
+  if (!switchOp)
+    return region->getRegionNumber();
+  if (region == &switchOp.getDefaultRegion())
+    return switchOp.getNumCases();
+  for (auto [i, caseRegion] : llvm::enumerate(switchOp.getCaseRegions()))
+    if (&caseRegion == region)
+      return i;
+  llvm_unreachable("region of another op");
+}
+
+/// Records in `merge.forced` the branches of candidate `c`'s computation
+/// that all of its writers (readers with `own` == `index`, shifted) take
+/// the same way, and checks that following them gives each writer the
+/// value it computed.
+bool BarrierForwarding::findForcedBranches(const Candidate &c,
+                                           const ReaderMap &own,
+                                           unsigned index, TailMerge &merge,
+                                           SymbolicThreadEvaluator &symbolic) {
+  auto reaches = [&](Operation *op) { return evaluator.reaches(op); };
+  Value value = storedValue(c);
+  DenseMap<Operation *, unsigned> &forced = merge.forced;
+  std::map<std::vector<int64_t>, std::string> keys;
+  for (const auto &[reader, owner] : own) {
+    if (owner != index)
+      continue;
+    SmallVector<int64_t, 3> writer = shiftThread(reader, c.offset);
+    evaluator.setThread(writer);
+    symbolic.setThread(writer, nullptr, reaches);
+    int v = symbolic.eval(value);
+    if (v < 0)
+      return false;
+    keys[reader] = symbolic.get(v).key;
+    for (auto [op, region] : symbolic.getDecisions()) {
+      auto [it, inserted] = forced.try_emplace(op, region);
+      if (!inserted && it->second != region)
+        return false;
+    }
+  }
+  // A writer that left a forced branch undecided must compute the same.
+  for (const auto &[reader, key] : keys) {
+    SmallVector<int64_t, 3> writer = shiftThread(reader, c.offset);
+    evaluator.setThread(writer);
+    symbolic.setThread(writer, &forced, reaches);
+    int v = symbolic.eval(value);
+    if (v < 0 || symbolic.get(v).key != key)
+      return false;
+  }
+  return true;
+}
+
+/// True if each load of `slice` that the recomputation along `merge`'s
+/// branches runs for the current thread (the symbolic and concrete
+/// evaluators' thread) is one the original program runs for that thread
+/// or loads one of `safeAddresses`.
+bool BarrierForwarding::runsOnlySafeLoads(
+    const SetVector<Operation *> &slice, const TailMerge &merge,
+    const DenseMap<Operation *, unsigned> &decisions,
+    const llvm::StringSet<> &safeAddresses,
+    SymbolicThreadEvaluator &symbolic) {
+  auto runs = [&](Operation *op) {
+    for (Operation *child = op, *parent = op->getParentOp();
+         parent && parent != loop.getOperation();
+         child = parent, parent = parent->getParentOp()) {
+      if (!isa<scf::IfOp, scf::IndexSwitchOp>(parent))
+        continue;
+      unsigned region =
+          branchRegionIndex(parent, child->getParentRegion());
+      if (parent == scf::IfOp(merge.exceptionBranch).getOperation() &&
+          region != merge.normalRegion)
+        return false;
+      auto forced = merge.forced.find(parent);
+      if (forced != merge.forced.end() && forced->second != region)
+        return false;
+      auto decided = decisions.find(parent);
+      if (decided != decisions.end() && decided->second != region)
+        return false;
+    }
+    return true;
+  };
+  for (Operation *top : slice) {
+    WalkResult result = top->walk([&](LLVM::LoadOp load) {
+      if (!runs(load) || evaluator.reaches(load).value_or(false))
+        return WalkResult::advance();
+      int address = symbolic.eval(load.getAddr());
+      if (address < 0 || !safeAddresses.contains(symbolic.get(address).key))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return false;
+  }
+  return true;
+}
+
+/// Tries to give the readers of the last two candidates of `read` one
+/// recomputation (see TailMerge): `t[ty + 1][tx]` after the halo column
+/// `if (tx == 0) t[ty + 1][0] = col > 0 ? in[k - 1] : in[k]` is
+/// `col > 0 ? in[k - 1] : in[k]` for every thread, since `col > 0` for the
+/// threads with `tx > 0`, whose left neighbour stored `in[k - 1]`. The box
+/// tests would split the rows of a narrow block into short loops and make
+/// the halo's loads gathers; the merged read is a load per thread.
+///
+/// Proven per reader of P by evaluating both computations symbolically
+/// (SymbolicThreadEvaluator): C's along its writers' branches, for the
+/// reader shifted by C's offset (which must be a thread of the block), and
+/// P's for P's writer. Equal, or C's is a branch whose one region is equal
+/// (then that branch is the exception test). C's recomputation may only
+/// run loads the original program runs for that thread or loads of
+/// addresses P's writer loads, and nothing that traps.
+bool BarrierForwarding::mergeTail(ForwardedRead &read, const ReaderMap &own,
+                                  const Phase &before) {
+  unsigned n = read.candidates.size();
+  if (n < 2)
+    return false;
+  const Candidate &c = read.candidates[n - 2], &p = read.candidates[n - 1];
+  SetVector<Operation *> cSlice, pSlice;
+  if (!collectSlice(loop, storedValue(c), before, cSlice) ||
+      !collectSlice(loop, storedValue(p), before, pSlice))
+    return false;
+  for (Operation *top : cSlice)
+    if (top->walk([](Operation *op) {
+             return mayTrap(op) ? WalkResult::interrupt()
+                                : WalkResult::advance();
+           })
+            .wasInterrupted())
+      return false;
+
+  SymbolicThreadEvaluator symbolic(loop, layout);
+  auto reaches = [&](Operation *op) { return evaluator.reaches(op); };
+  TailMerge merge;
+  if (!findForcedBranches(c, own, n - 2, merge, symbolic))
+    return false;
+
+  // Per reader of P: P's writer's value and loads, and C's computation for
+  // the reader shifted by C's offset.
+  struct ReaderCheck {
+    SmallVector<int64_t, 3> cWriter;
+    llvm::StringSet<> pLoads;
+  };
+  SmallVector<ReaderCheck> checks;
+  for (const auto &[reader, owner] : own) {
+    if (owner != n - 1)
+      continue;
+    ReaderCheck check;
+    check.cWriter = shiftThread(reader, c.offset);
+    if (!inBlock(check.cWriter))
+      return false;
+    SmallVector<int64_t, 3> pWriter = shiftThread(reader, p.offset);
+    evaluator.setThread(pWriter);
+    symbolic.setThread(pWriter, nullptr, reaches);
+    int pValue = symbolic.eval(storedValue(p));
+    if (pValue < 0)
+      return false;
+    for (Operation *top : pSlice)
+      top->walk([&](LLVM::LoadOp load) {
+        if (!evaluator.reaches(load).value_or(false))
+          return;
+        int address = symbolic.eval(load.getAddr());
+        if (address >= 0)
+          check.pLoads.insert(symbolic.get(address).key);
+      });
+    evaluator.setThread(check.cWriter);
+    symbolic.setThread(check.cWriter, &merge.forced, reaches);
+    int cValue = symbolic.eval(storedValue(c));
+    if (cValue < 0)
+      return false;
+    if (!symbolic.equal(cValue, pValue)) {
+      const SymbolicValue &choice = symbolic.get(cValue);
+      auto ifOp = dyn_cast_or_null<scf::IfOp>(choice.choice);
+      if (!ifOp)
+        return false;
+      unsigned normal;
+      if (symbolic.equal(choice.thenValue, pValue))
+        normal = 0;
+      else if (symbolic.equal(choice.elseValue, pValue))
+        normal = 1;
+      else
+        return false;
+      if (merge.exceptionBranch && (merge.exceptionBranch != ifOp ||
+                                    merge.normalRegion != normal))
+        return false;
+      merge.exceptionBranch = ifOp;
+      merge.normalRegion = normal;
+    }
+    checks.push_back(std::move(check));
+  }
+  if (checks.empty())
+    return false;
+
+  for (ReaderCheck &check : checks) {
+    evaluator.setThread(check.cWriter);
+    symbolic.setThread(check.cWriter, &merge.forced, reaches);
+    if (symbolic.eval(storedValue(c)) < 0)
+      return false;
+    DenseMap<Operation *, unsigned> decisions(symbolic.getDecisions());
+    if (!runsOnlySafeLoads(cSlice, merge, decisions, check.pLoads, symbolic))
+      return false;
+  }
+  read.merge = std::move(merge);
   return true;
 }
 
@@ -909,14 +1185,14 @@ std::optional<Plan> BarrierForwarding::analyze(BarrierOp barrier, Phase before,
   Plan plan;
   plan.barrier = barrier;
   for (LLVM::LoadOp load : sharedReads) {
-    std::optional<ForwardedRead> read = planRead(load);
+    std::optional<ForwardedRead> read = planRead(load, before);
     if (!read)
       continue;
     bool recomputable = llvm::all_of(read->candidates, [&](Candidate &c) {
       auto [it, inserted] = sliceOk.try_emplace(c.store, false);
       if (inserted) {
         SetVector<Operation *> ops;
-        it->second = collectSlice(loop, c.store.getValue(), before, ops);
+        it->second = collectSlice(loop, storedValue(c), before, ops);
       }
       return it->second;
     });
@@ -954,18 +1230,70 @@ Value buildShifted(OpBuilder &b, Location loc, Value v, int64_t offset) {
   return arith::AddIOp::create(b, loc, v, c);
 }
 
-/// The writer's value of `store`, computed by the reader at `b`'s point.
-Value buildRecomputation(OpBuilder &b, scf::ParallelOp loop, const Candidate &c,
-                         Phase before) {
-  LLVM::StoreOp store = c.store;
-  Location loc = store.getLoc();
+/// Drops the flags that made `op` (and the ops in it) poison where they
+/// did not hold: it now runs for threads the original did not run it for.
+void dropFlagsOfMovedOps(Operation *op) {
+  op->walk([](Operation *inner) {
+    dropPoisonGeneratingFlags(inner);
+    if (auto gep = dyn_cast<LLVM::GEPOp>(inner))
+      gep.setNoWrapFlags(LLVM::GEPNoWrapFlags::none);
+  });
+}
+
+/// Clones `op` at `b`; a branch in `forced` becomes the ops of the region
+/// it takes there (its results what that region yields), recursively.
+/// Ops cloned out of such a region lose their poison flags.
+void cloneAlong(OpBuilder &b, Operation *op, IRMapping &mapping,
+                const TailMerge *merge, bool fromForcedRegion,
+                function_ref<void(scf::IfOp)> onExceptionBranch) {
+  auto it = merge ? merge->forced.find(op)
+                  : DenseMap<Operation *, unsigned>::const_iterator();
+  if (!merge || it == merge->forced.end()) {
+    Operation *copy = b.clone(*op, mapping);
+    if (fromForcedRegion)
+      dropFlagsOfMovedOps(copy);
+    if (merge && merge->exceptionBranch &&
+        op == scf::IfOp(merge->exceptionBranch).getOperation())
+      onExceptionBranch(cast<scf::IfOp>(copy));
+    else if (merge && merge->exceptionBranch)
+      copy->walk([&](scf::IfOp inner) {
+        if (mapping.lookupOrNull(scf::IfOp(merge->exceptionBranch)
+                                     .getResult(0)) == inner.getResult(0))
+          onExceptionBranch(inner);
+      });
+    return;
+  }
+  Region *region;
+  if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op))
+    region = it->second < switchOp.getNumCases()
+                 ? &switchOp.getCaseRegions()[it->second]
+                 : &switchOp.getDefaultRegion();
+  else
+    region = &op->getRegion(it->second);
+  Block &block = region->front();
+  for (Operation &inner : block.without_terminator())
+    cloneAlong(b, &inner, mapping, merge, /*fromForcedRegion=*/true,
+               onExceptionBranch);
+  for (auto [result, yielded] :
+       llvm::zip(op->getResults(), block.getTerminator()->getOperands()))
+    mapping.map(result, mapping.lookupOrDefault(yielded));
+}
+
+/// `value` as the thread `offset` away computed it in phase `before`,
+/// computed by the reader at `b`'s point, along `merge`'s forced branches
+/// (if any; `onExceptionBranch` gets the copy of its exception branch).
+Value buildRecomputation(OpBuilder &b, scf::ParallelOp loop,
+                         ArrayRef<int64_t> offset, Value value, Phase before,
+                         const TailMerge *merge = nullptr,
+                         function_ref<void(scf::IfOp)> onExceptionBranch = {}) {
+  Location loc = value.getLoc();
   IRMapping mapping;
   for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
     Value iv = loop.getInductionVars()[ivIndex(loop, d)];
-    mapping.map(iv, buildShifted(b, loc, iv, c.offset[d]));
+    mapping.map(iv, buildShifted(b, loc, iv, offset[d]));
   }
   SetVector<Operation *> ops;
-  (void)collectSlice(loop, store.getValue(), before, ops);
+  (void)collectSlice(loop, value, before, ops);
   // Program order: a walk visits defs before uses.
   SmallVector<Operation *> ordered;
   loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -976,8 +1304,16 @@ Value buildRecomputation(OpBuilder &b, scf::ParallelOp loop, const Candidate &c,
     return WalkResult::advance();
   });
   for (Operation *op : ordered)
-    b.clone(*op, mapping);
-  return mapping.lookupOrDefault(store.getValue());
+    cloneAlong(b, op, mapping, merge,
+               /*fromForcedRegion=*/op->getBlock() != loop.getBody(),
+               onExceptionBranch);
+  return mapping.lookupOrDefault(value);
+}
+
+/// The writer's value of candidate `c`'s store.
+Value buildRecomputation(OpBuilder &b, scf::ParallelOp loop,
+                         const Candidate &c, Phase before) {
+  return buildRecomputation(b, loop, c.offset, storedValue(c), before);
 }
 
 /// `lo <= iv <= hi` for the box's bounds that are not the loop's own.
@@ -1001,10 +1337,43 @@ Value buildBoxTest(OpBuilder &b, Location loc, scf::ParallelOp loop,
   return test ? test : arith::ConstantIntOp::create(b, loc, 1, 1).getResult();
 }
 
-/// The chain of box tests from candidate `i` on.
+/// The merged last two candidates (see TailMerge): C's recomputation along
+/// its writers' branches, for all of their readers. Its exception branch
+/// takes the region giving P's value also where its condition says
+/// otherwise outside C's box (where the readers are P's, and that region
+/// computes what P's writer stored).
+Value buildMergedTail(OpBuilder &b, scf::ParallelOp loop,
+                      ArrayRef<int64_t> sizes, const Candidate &c,
+                      const TailMerge &merge, Phase before) {
+  Location loc = LLVM::StoreOp(c.store).getLoc();
+  Value inBox;
+  if (merge.exceptionBranch)
+    inBox = buildBoxTest(b, loc, loop, sizes, c);
+  auto redirect = [&](scf::IfOp copy) {
+    OpBuilder ifBuilder(copy);
+    Value cond = copy.getCondition();
+    // Normal region then: cond || !inBox; else: cond && inBox.
+    if (merge.normalRegion == 0) {
+      Value one = arith::ConstantIntOp::create(ifBuilder, loc, 1, 1);
+      Value outside = arith::XOrIOp::create(ifBuilder, loc, inBox, one);
+      cond = arith::OrIOp::create(ifBuilder, loc, cond, outside);
+    } else {
+      cond = arith::AndIOp::create(ifBuilder, loc, cond, inBox);
+    }
+    copy.getConditionMutable().assign(cond);
+  };
+  return buildRecomputation(b, loop, c.offset, storedValue(c), before, &merge,
+                            redirect);
+}
+
+/// The chain of box tests for `read`'s candidates from the first of
+/// `candidates` on.
 Value buildChain(OpBuilder &b, scf::ParallelOp loop, ArrayRef<int64_t> sizes,
-                 ArrayRef<Candidate> candidates, Type type, Phase before) {
+                 const ForwardedRead &read, ArrayRef<Candidate> candidates,
+                 Type type, Phase before) {
   const Candidate &c = candidates.front();
+  if (candidates.size() == 2 && read.merge)
+    return buildMergedTail(b, loop, sizes, c, *read.merge, before);
   if (candidates.size() == 1)
     return buildRecomputation(b, loop, c, before);
   Location loc = LLVM::StoreOp(c.store).getLoc();
@@ -1016,7 +1385,7 @@ Value buildChain(OpBuilder &b, scf::ParallelOp loop, ArrayRef<int64_t> sizes,
                        buildRecomputation(thenBuilder, loop, c, before));
   OpBuilder elseBuilder = ifOp.getElseBodyBuilder();
   scf::YieldOp::create(elseBuilder, loc,
-                       buildChain(elseBuilder, loop, sizes,
+                       buildChain(elseBuilder, loop, sizes, read,
                                   candidates.drop_front(), type, before));
   return ifOp.getResult(0);
 }
@@ -1113,7 +1482,8 @@ void applyPlan(scf::ParallelOp loop, ArrayRef<int64_t> sizes,
     LLVM::LoadOp load = read.load;
     OpBuilder b(load);
     Value value =
-        buildChain(b, loop, sizes, read.candidates, load.getType(), before);
+        buildChain(b, loop, sizes, read, read.candidates, load.getType(),
+                   before);
     load.replaceAllUsesWith(value);
     load.erase();
   }
@@ -1133,6 +1503,15 @@ void mapPlan(Plan &plan, const IRMapping &mapping) {
     read.load = cast<LLVM::LoadOp>(mapping.lookup(read.load.getOperation()));
     for (Candidate &c : read.candidates)
       c.store = cast<LLVM::StoreOp>(mapping.lookup(c.store.getOperation()));
+    if (!read.merge)
+      continue;
+    DenseMap<Operation *, unsigned> forced;
+    for (auto [op, region] : read.merge->forced)
+      forced[mapping.lookup(op)] = region;
+    read.merge->forced = std::move(forced);
+    if (read.merge->exceptionBranch)
+      read.merge->exceptionBranch = cast<scf::IfOp>(
+          mapping.lookup(read.merge->exceptionBranch.getOperation()));
   }
 }
 
