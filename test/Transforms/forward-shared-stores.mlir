@@ -4,8 +4,11 @@ llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
 
 // A 1-D tile of 64 threads with a halo cell on each side. Each read after
 // the barrier recomputes the writer's value: s[t] is in[i - 1], loaded by
-// thread t - 1 or, for thread 0, by its halo branch; s[t + 2] is in[i + 1],
-// loaded by thread t + 1 or, for thread 63, by its halo branch. The copy
+// thread t - 1 or, for thread 0, by its halo branch `i > 0 ? in[i - 1] :
+// 0`; s[t + 2] is in[i + 1], loaded by thread t + 1 or, for thread 63, by
+// its halo branch. The halo branches compute the neighbours' values for
+// every thread (`i > 0` holds for t > 0), so each read is the halo's
+// computation for all threads, without tests on the thread index. The copy
 // without the barrier and the tile runs when `in` and `out` lie in
 // different allocations (tested once, in front of the grid loop); the
 // original runs otherwise.
@@ -18,14 +21,15 @@ llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
 // CHECK: scf.parallel (%[[T:.+]]) =
 // CHECK-NOT: respec.barrier
 // CHECK-NOT: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr
-// CHECK: %[[FIRST:.+]] = arith.cmpi ule, %[[T]], %c0
-// CHECK: scf.if %[[FIRST]] -> (f32) {
+// CHECK-NOT: arith.cmpi
+// CHECK: %[[SRC:.+]] = llvm.getelementptr inbounds %[[IN]]
+// CHECK: %[[INSIDE:.+]] = llvm.icmp "sgt"
+// CHECK: %[[L:.+]] = scf.if %[[INSIDE]] -> (f32) {
+// CHECK: llvm.getelementptr %[[SRC]][-1]
 // CHECK: } else {
-// CHECK: arith.addi %[[T]], %c-1
-// CHECK: %[[LAST:.+]] = arith.cmpi uge, %[[T]], %c63
-// CHECK: scf.if %[[LAST]] -> (f32) {
-// CHECK: } else {
-// CHECK: arith.addi %[[T]], %c1
+// CHECK: %[[RP:.+]] = llvm.getelementptr %[[SRC]][1]
+// CHECK: %[[R:.+]] = llvm.load %[[RP]]
+// CHECK: llvm.fadd %[[L]], %[[R]]
 // CHECK-NOT: respec.barrier
 // CHECK: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr
 // CHECK: } else {
@@ -174,8 +178,24 @@ func.func @data_dependent(%in: !llvm.ptr, %out: !llvm.ptr, %gx: index) {
   return
 }
 
+// A 16-wide tile with a halo cell on the right: thread 15 loads in[i + 1]
+// for its neighbour, which is what thread t + 1 loads for every other
+// thread. The read is one load of in[i + 1] for all threads: no test on
+// the thread index splits the narrow rows.
 // CHECK-LABEL: func.func @narrow_halo(
-// CHECK-NOT: __respec_distinct_allocations
+// CHECK-SAME: %[[IN:[^:]+]]: !llvm.ptr, %[[OUT:[^:]+]]: !llvm.ptr
+// CHECK: llvm.call @__respec_distinct_allocations
+// CHECK: scf.parallel
+// CHECK-NEXT: llvm.call @__respec_shared_memory
+// CHECK-NEXT: arith.index_castui
+// CHECK-NEXT: scf.parallel
+// CHECK-NOT: respec.barrier
+// CHECK-NOT: scf.if
+// CHECK: %[[SRC:.+]] = llvm.getelementptr inbounds %[[IN]]
+// CHECK: %[[NEXT:.+]] = llvm.getelementptr %[[SRC]][1]
+// CHECK: %[[V:.+]] = llvm.load %[[NEXT]]
+// CHECK: llvm.store %[[V]]
+// CHECK: } else {
 // CHECK: respec.barrier
 func.func @narrow_halo(%in: !llvm.ptr, %out: !llvm.ptr, %gx: index) {
   %c0 = arith.constant 0 : index
@@ -226,13 +246,23 @@ llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
 // address come from a branch on a condition the block index decides
 // (poison on the path that does not store). For thread row 0 both paths
 // store to row 0 of the tile, so the read of t[ty][tx] is known: the halo
-// branch for ty == 0, the row above otherwise.
+// branch for ty == 0, the row above otherwise. The halo branch along the
+// path of row 0 (its index_switch case inlined) computes the row above for
+// every thread (`row == 0` is false for ty > 0), so it serves all rows,
+// without the flags that held only on that path (no inbounds on the
+// recomputed address).
 // CHECK-LABEL: func.func @merged_halo_store(
 // CHECK: llvm.call @__respec_distinct_allocations
 // CHECK: scf.parallel
 // CHECK: scf.parallel (%{{.+}}, %[[TY:.+]], %{{.+}}) =
 // CHECK-NOT: respec.barrier
-// CHECK: arith.cmpi ule, %[[TY]], %c0
+// CHECK-NOT: arith.cmpi
+// CHECK: %[[ROW:.+]] = llvm.add %{{.+}}, %{{.+}} overflow<nsw, nuw> : i64
+// CHECK: %[[TOP:.+]] = llvm.icmp "eq" %[[ROW]]
+// CHECK: %[[V:.+]]:3 = scf.if %[[TOP]] -> (!llvm.ptr, f32, i32) {
+// CHECK: } else {
+// CHECK: llvm.getelementptr %{{.+}}[-64] : (!llvm.ptr) -> !llvm.ptr, f32
+// CHECK: llvm.store %[[V]]#1
 // CHECK: } else {
 // CHECK: respec.barrier
 func.func @merged_halo_store(%in: !llvm.ptr, %out: !llvm.ptr, %gy: index) {
@@ -292,6 +322,131 @@ func.func @merged_halo_store(%in: !llvm.ptr, %out: !llvm.ptr, %gy: index) {
       %a = llvm.load %above : !llvm.ptr -> f32
       %dst = llvm.getelementptr inbounds %out[%k] : (!llvm.ptr, i64) -> !llvm.ptr, f32
       llvm.store %a, %dst : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+
+// The halo cell of a 16-wide tile at the array's end: thread 15 stores
+// `i < n - 1 ? in[i + 1] : in[i]`. For the other threads the condition
+// may fail too (a block past the end of the array), where they still read
+// their neighbour's in[i + 1]: the read is the halo's branch for every
+// thread, taking its first region also where the condition fails outside
+// thread 15. No shared memory, no barrier, no split of the row.
+// CHECK-LABEL: func.func @edge_halo(
+// CHECK: llvm.call @__respec_distinct_allocations
+// CHECK: scf.parallel
+// CHECK: scf.parallel (%[[T:.+]]) =
+// CHECK-NOT: respec.barrier
+// CHECK: %[[SRC:.+]] = llvm.getelementptr inbounds
+// CHECK: llvm.load %[[SRC]]
+// CHECK: %[[BOX:.+]] = arith.cmpi uge, %[[T]], %c15
+// CHECK: %[[LAST:.+]] = llvm.sub %{{.+}}, %{{.+}} : i64
+// CHECK: %[[INSIDE:.+]] = llvm.icmp "slt" %{{.+}}, %[[LAST]]
+// CHECK: %[[OUTSIDE:.+]] = arith.xori %[[BOX]], %true
+// CHECK: %[[COND:.+]] = arith.ori %[[INSIDE]], %[[OUTSIDE]]
+// CHECK: %[[V:.+]] = scf.if %[[COND]] -> (f32) {
+// CHECK: llvm.getelementptr %[[SRC]][1]
+// CHECK: } else {
+// CHECK: llvm.store %[[V]]
+// CHECK: } else {
+// CHECK: respec.barrier
+func.func @edge_halo(%in: !llvm.ptr, %out: !llvm.ptr, %gx: index, %n: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %bytes = llvm.mlir.constant(68 : i64) : i64
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    %b = arith.index_castui %bx : index to i64
+    scf.parallel (%tx) = (%c0) to (%c16) step (%c1) {
+      %t = arith.index_castui %tx : index to i64
+      %c16i = llvm.mlir.constant(16 : i64) : i64
+      %base = llvm.mul %b, %c16i overflow<nsw, nuw> : i64
+      %i = llvm.add %base, %t overflow<nsw, nuw> : i64
+      %src = llvm.getelementptr inbounds %in[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %src : !llvm.ptr -> f32
+      %slot = llvm.getelementptr %shared[%t] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %slot : f32, !llvm.ptr
+      %sel = arith.index_cast %t : i64 to index
+      scf.index_switch %sel
+      case 15 {
+        %one = llvm.mlir.constant(1 : i64) : i64
+        %last = llvm.sub %n, %one overflow<nsw> : i64
+        %inside = llvm.icmp "slt" %i, %last : i64
+        %h = scf.if %inside -> (f32) {
+          %p = llvm.getelementptr %src[1] : (!llvm.ptr) -> !llvm.ptr, f32
+          %hv = llvm.load %p : !llvm.ptr -> f32
+          scf.yield %hv : f32
+        } else {
+          scf.yield %v : f32
+        }
+        %end = llvm.getelementptr %shared[16] : (!llvm.ptr) -> !llvm.ptr, f32
+        llvm.store %h, %end : f32, !llvm.ptr
+        scf.yield
+      }
+      default {
+      }
+      respec.barrier(%tx)
+      %next = llvm.getelementptr %slot[1] : (!llvm.ptr) -> !llvm.ptr, f32
+      %w = llvm.load %next : !llvm.ptr -> f32
+      %dst = llvm.getelementptr inbounds %out[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %w, %dst : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+
+// Left alone: thread 15 stores a constant in the halo cell, not what its
+// neighbour would have loaded, so the read keeps a test on thread 15, which
+// would split the 16-wide rows.
+// CHECK-LABEL: func.func @constant_halo(
+// CHECK-NOT: __respec_distinct_allocations
+// CHECK: respec.barrier
+func.func @constant_halo(%in: !llvm.ptr, %out: !llvm.ptr, %gx: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %bytes = llvm.mlir.constant(68 : i64) : i64
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    %b = arith.index_castui %bx : index to i64
+    scf.parallel (%tx) = (%c0) to (%c16) step (%c1) {
+      %t = arith.index_castui %tx : index to i64
+      %c16i = llvm.mlir.constant(16 : i64) : i64
+      %base = llvm.mul %b, %c16i overflow<nsw, nuw> : i64
+      %i = llvm.add %base, %t overflow<nsw, nuw> : i64
+      %src = llvm.getelementptr inbounds %in[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %src : !llvm.ptr -> f32
+      %slot = llvm.getelementptr %shared[%t] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %slot : f32, !llvm.ptr
+      %sel = arith.index_cast %t : i64 to index
+      scf.index_switch %sel
+      case 15 {
+        %zero = llvm.mlir.constant(0.0 : f32) : f32
+        %end = llvm.getelementptr %shared[16] : (!llvm.ptr) -> !llvm.ptr, f32
+        llvm.store %zero, %end : f32, !llvm.ptr
+        scf.yield
+      }
+      default {
+      }
+      respec.barrier(%tx)
+      %next = llvm.getelementptr %slot[1] : (!llvm.ptr) -> !llvm.ptr, f32
+      %w = llvm.load %next : !llvm.ptr -> f32
+      %dst = llvm.getelementptr inbounds %out[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %w, %dst : f32, !llvm.ptr
       scf.reduce
     } {respec.parallel_level = "block"}
     scf.reduce

@@ -2,7 +2,9 @@
 // values (respec-forward-shared-stores) and tiles it must leave alone:
 // a 1-D three-point stencil with halo cells (in and out in different
 // allocations; in the two halves of one allocation; the kernel launched
-// with several block sizes), a 64x4 tile with halo rows, a block that
+// with several block sizes), a 64x4 tile with halo rows, a 16x16 tile with
+// halo cells on four sides (image sizes that are and are not multiples of
+// the tile), a block that
 // stores back in place what another thread of the block read, a read at a
 // data-dependent index, a thread reading its own value back, and library
 // math in the tile's values and after the barrier, and a read of the tile
@@ -134,6 +136,67 @@ static void runVerticalBlur() {
       int down = in[(r + 1 < rows ? r + 1 : r) * cols + c];
       expectEqual("vertical blur", out[r * cols + c],
                   up - 2 * in[r * cols + c] + down, r * cols + c);
+    }
+  CUDA_CHECK(cudaFree(dIn));
+  CUDA_CHECK(cudaFree(dOut));
+}
+
+// A 16x16 tile with halo cells on all four sides, as in a heat stencil:
+// the halo threads load their neighbours' cells or, at the image's edge
+// (w x h, rows of `pitch` elements), their own. Blocks cover the image and
+// pad it to whole tiles: threads past the edge still load (padded memory)
+// and those beside them read the tile, so a thread at column w - 1 reads
+// its right neighbour's padding cell unless it is thread 15 of its row,
+// which reads its own value. respec serves each halo read with the halo
+// branch for all threads of the block, and its padding readers need the
+// neighbour's value where the branch's edge test fails.
+__global__ void heatTile(const int *in, int *out, int w, int h, int pitch) {
+  __shared__ int t[18][18];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int col = blockIdx.x * 16 + tx, row = blockIdx.y * 16 + ty;
+  size_t k = (size_t)row * pitch + col;
+  int self = in[k];
+  t[ty + 1][tx + 1] = self;
+  if (ty == 0)
+    t[0][tx + 1] = row > 0 ? in[k - pitch] : self;
+  if (ty == 15)
+    t[17][tx + 1] = row < h - 1 ? in[k + pitch] : self;
+  if (tx == 0)
+    t[ty + 1][0] = col > 0 ? in[k - 1] : self;
+  if (tx == 15)
+    t[ty + 1][17] = col < w - 1 ? in[k + 1] : self;
+  __syncthreads();
+  if (col < w && row < h)
+    out[(size_t)row * w + col] = 4 * self - t[ty][tx + 1] - 2 * t[ty + 2][tx + 1] -
+                                 3 * t[ty + 1][tx] - 5 * t[ty + 1][tx + 2];
+}
+
+static void runHeatTile(int w, int h) {
+  int gx = (w + 15) / 16, gy = (h + 15) / 16, pitch = gx * 16;
+  // One padding row below the last tile and one cell past it.
+  std::vector<int> in((size_t)(gy * 16 + 1) * pitch + 1), out((size_t)w * h);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = (int)((i * 37 + 11) % 1009);
+  int *dIn, *dOut;
+  CUDA_CHECK(cudaMalloc(&dIn, in.size() * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&dOut, out.size() * sizeof(int)));
+  CUDA_CHECK(cudaMemcpy(dIn, in.data(), in.size() * sizeof(int),
+                        cudaMemcpyHostToDevice));
+  heatTile<<<dim3(gx, gy), dim3(16, 16)>>>(dIn, dOut, w, h, pitch);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaMemcpy(out.data(), dOut, out.size() * sizeof(int),
+                        cudaMemcpyDeviceToHost));
+  for (int r = 0; r < h; ++r)
+    for (int c = 0; c < w; ++c) {
+      size_t k = (size_t)r * pitch + c;
+      int self = in[k], tx = c % 16, ty = r % 16;
+      int north = ty == 0 && r == 0 ? self : in[k - pitch];
+      int south = ty == 15 && r >= h - 1 ? self : in[k + pitch];
+      int west = tx == 0 && c == 0 ? self : in[k - 1];
+      int east = tx == 15 && c >= w - 1 ? self : in[k + 1];
+      expectEqual("heat tile", out[(size_t)r * w + c],
+                  4 * self - north - 2 * south - 3 * west - 5 * east,
+                  r * w + c);
     }
   CUDA_CHECK(cudaFree(dIn));
   CUDA_CHECK(cudaFree(dOut));
@@ -286,6 +349,10 @@ int main() {
   runStencil1d<128>(128 * 4, "stencil 128");
   runStencilOneAllocation(256 * 4);
   runVerticalBlur();
+  runHeatTile(64, 48);
+  runHeatTile(37, 21);
+  runHeatTile(16, 16);
+  runHeatTile(1, 1);
   runInPlaceAndGather();
   runMathNeighbours();
   runChosenPointer();
