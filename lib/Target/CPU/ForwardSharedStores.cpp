@@ -1008,6 +1008,7 @@ bool BarrierForwarding::findForcedBranches(const Candidate &c,
     if (v < 0)
       return false;
     keys[reader] = symbolic.get(v).key;
+    symbolic.reset();
     for (auto [op, region] : symbolic.getDecisions()) {
       auto [it, inserted] = forced.try_emplace(op, region);
       if (!inserted && it->second != region)
@@ -1119,6 +1120,7 @@ bool BarrierForwarding::mergeTail(ForwardedRead &read, const ReaderMap &own,
   for (const auto &[reader, owner] : own) {
     if (owner != n - 1)
       continue;
+    symbolic.reset();
     ReaderCheck check;
     check.cWriter = shiftThread(reader, c.offset);
     if (!inBlock(check.cWriter))
@@ -1166,11 +1168,20 @@ bool BarrierForwarding::mergeTail(ForwardedRead &read, const ReaderMap &own,
     return false;
 
   for (ReaderCheck &check : checks) {
+    symbolic.reset();
     evaluator.setThread(check.cWriter);
     symbolic.setThread(check.cWriter, &merge.forced, reaches);
     if (symbolic.eval(storedValue(c)) < 0)
       return false;
     DenseMap<Operation *, unsigned> decisions(symbolic.getDecisions());
+    // The exception branch runs its normal region for every reader of P:
+    // one whose condition picks the other region was compared on that one.
+    if (merge.exceptionBranch) {
+      auto decided = decisions.find(merge.exceptionBranch.getOperation());
+      if (decided != decisions.end() &&
+          decided->second != merge.normalRegion)
+        return false;
+    }
     if (!runsOnlySafeLoads(cSlice, merge, decisions, check.pLoads, symbolic))
       return false;
   }
@@ -1350,6 +1361,9 @@ Value buildMergedTail(OpBuilder &b, scf::ParallelOp loop,
   if (merge.exceptionBranch)
     inBox = buildBoxTest(b, loc, loop, sizes, c);
   auto redirect = [&](scf::IfOp copy) {
+    // Its normal region now runs for threads whose condition picked the
+    // other: the flags that held where it ran may not hold there.
+    dropFlagsOfMovedOps(copy);
     OpBuilder ifBuilder(copy);
     Value cond = copy.getCondition();
     // Normal region then: cond || !inBox; else: cond && inBox.

@@ -121,6 +121,10 @@ namespace {
 constexpr unsigned kRangeBits = 256;
 /// Deepest recursion through the operands of one value.
 constexpr unsigned kMaxDepth = 64;
+/// Longest description of a value and most terms of a polynomial: values
+/// built from many shared subexpressions are not compared.
+constexpr size_t kMaxKeyLength = 4096;
+constexpr size_t kMaxTerms = 64;
 
 APInt wide(int64_t value) { return APInt(kRangeBits, value, true); }
 
@@ -143,6 +147,9 @@ void SymbolicThreadEvaluator::setThread(
 }
 
 int SymbolicThreadEvaluator::add(SymbolicValue value) {
+  if (value.key.size() > kMaxKeyLength ||
+      value.polynomial.terms().size() > kMaxTerms)
+    return -1;
   values.push_back(std::move(value));
   return static_cast<int>(values.size()) - 1;
 }

@@ -90,6 +90,12 @@ public:
                  const DenseMap<Operation *, unsigned> *forced,
                  ReachFn reaches);
 
+  /// Forgets the values evaluated so far (their indices become invalid).
+  void reset() {
+    values.clear();
+    cache.clear();
+  }
+
   /// The value's index, or -1 if not known.
   int eval(Value value);
   const SymbolicValue &get(int index) const { return values[index]; }
