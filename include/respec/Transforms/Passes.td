@@ -179,6 +179,14 @@ def ForwardSharedStoresPass : Pass<"respec-forward-shared-stores",
     of the thread loop). When every shared read after the barrier is
     replaced, the barrier is removed, and shared-memory stores that
     nothing reads any more are erased.
+
+    A halo store's recomputation (the chain's last test) serves the
+    readers of the last candidate too, without a test on the thread
+    index, where it computes, along the branches its writers take, what
+    their writers stored; a branch of it whose other region gives their
+    value is taken for them also where its condition says otherwise.
+    Proved per reader by evaluating both computations with the block
+    index and kernel arguments as unknowns (integers as polynomials).
   }];
   let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect",
                            "LLVM::LLVMDialect"];

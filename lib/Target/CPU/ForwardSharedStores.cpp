@@ -27,6 +27,22 @@
 // reader, the store and writer that the GPU's execution would have had it
 // read.
 //
+// A tile's halo cells are loaded by the edge threads for their neighbours
+// (`if (tx == 0) t[ty + 1][0] = col > 0 ? in[k - 1] : in[k]`), and the
+// other threads read what their neighbour loaded. The halo's computation,
+// evaluated for any thread of the row, is that thread's left neighbour's
+// value wherever `col > 0`, which holds for every thread but those of the
+// halo column. So the halo branch serves all readers, and the read needs
+// no test on the thread index (which would split narrow rows into short
+// loops and make the loads gathers). This is proved per reader by
+// evaluating both computations with the thread index known and the block
+// index and kernel arguments as unknowns (SymbolicThreadValues.h): integers
+// become polynomials over the unknowns, compared exactly, and comparisons
+// are decided from the unknowns' ranges where they can be. Where the halo
+// branch's condition may pick its other region for another thread (`col <
+// n - 1` at the right edge, for a block past the image's end), the branch
+// is redirected to the neighbour's region there.
+//
 // The recomputed value must be what the writer computed before the barrier:
 // - it may use pure operations, branches (scf.if, scf.index_switch) and
 //   loads from global memory, all from the code since the previous barrier
@@ -82,8 +98,9 @@ constexpr int64_t kMaxEvaluations = 1 << 16;
 /// Most (store, offset) pairs one read may pick from.
 constexpr unsigned kMaxCandidates = 8;
 /// Blocks narrower than this along x keep reads whose sources differ along
-/// x (a halo column): the chain of tests would split the thread loop into
-/// rows too short for LLVM to vectorize, slower than the tile.
+/// x (a halo column) unless the halo's computation serves the whole row
+/// (TailMerge): the chain of tests would split the thread loop into rows
+/// too short for LLVM to vectorize, slower than the tile.
 constexpr int64_t kMinSplitWidthX = 64;
 /// Most operations recomputed for one store's value: a read replaced by a
 /// long computation would cost more than the tile saves.
@@ -1015,6 +1032,14 @@ bool BarrierForwarding::findForcedBranches(const Candidate &c,
         return false;
     }
   }
+  // The recomputation inlines forced branches only where it reaches them:
+  // none may sit inside a branch it copies whole.
+  for (auto [op, region] : forced)
+    for (Operation *parent = op->getParentOp();
+         parent && parent != loop.getOperation();
+         parent = parent->getParentOp())
+      if (parent->getNumRegions() != 0 && !forced.contains(parent))
+        return false;
   // A writer that left a forced branch undecided must compute the same.
   for (const auto &[reader, key] : keys) {
     SmallVector<int64_t, 3> writer = shiftThread(reader, c.offset);
