@@ -453,3 +453,63 @@ func.func @constant_halo(%in: !llvm.ptr, %out: !llvm.ptr, %gx: index) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+
+// Left alone: thread 15's halo value is its neighbour's in[i + 1] (the
+// select's condition holds for every thread), but the select also loads
+// other[i + 100], which only thread 15 loads: running the halo's
+// computation for the other threads would load addresses the program never
+// reads (possibly past an allocation's end). Without the merge, the test
+// on thread 15 would split the 16-wide rows.
+// CHECK-LABEL: func.func @speculative_halo_load(
+// CHECK-NOT: __respec_distinct_allocations
+// CHECK: respec.barrier
+func.func @speculative_halo_load(%in: !llvm.ptr, %other: !llvm.ptr,
+                                 %out: !llvm.ptr, %gx: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %bytes = llvm.mlir.constant(68 : i64) : i64
+  scf.parallel (%bx) = (%c0) to (%gx) step (%c1) {
+    %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    %b = arith.index_castui %bx : index to i64
+    scf.parallel (%tx) = (%c0) to (%c16) step (%c1) {
+      %t = arith.index_castui %tx : index to i64
+      %c16i = llvm.mlir.constant(16 : i64) : i64
+      %base = llvm.mul %b, %c16i overflow<nsw, nuw> : i64
+      %i = llvm.add %base, %t overflow<nsw, nuw> : i64
+      %src = llvm.getelementptr inbounds %in[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %src : !llvm.ptr -> f32
+      %slot = llvm.getelementptr %shared[%t] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %slot : f32, !llvm.ptr
+      %sel = arith.index_cast %t : i64 to index
+      scf.index_switch %sel
+      case 15 {
+        %limit = llvm.mlir.constant(1000 : i64) : i64
+        %small = llvm.icmp "slt" %t, %limit : i64
+        %p = llvm.getelementptr %src[1] : (!llvm.ptr) -> !llvm.ptr, f32
+        %a = llvm.load %p : !llvm.ptr -> f32
+        %q = llvm.getelementptr %other[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %far = llvm.getelementptr %q[100] : (!llvm.ptr) -> !llvm.ptr, f32
+        %o = llvm.load %far : !llvm.ptr -> f32
+        %h = llvm.select %small, %a, %o : i1, f32
+        %end = llvm.getelementptr %shared[16] : (!llvm.ptr) -> !llvm.ptr, f32
+        llvm.store %h, %end : f32, !llvm.ptr
+        scf.yield
+      }
+      default {
+      }
+      respec.barrier(%tx)
+      %next = llvm.getelementptr %slot[1] : (!llvm.ptr) -> !llvm.ptr, f32
+      %w = llvm.load %next : !llvm.ptr -> f32
+      %dst = llvm.getelementptr inbounds %out[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %w, %dst : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
