@@ -413,18 +413,11 @@ private:
     if (!base || !base->root)
       return std::nullopt;
     int64_t offset = base->bits.getSExtValue();
-    Type type = gep.getElemType();
-    bool first = true;
-    for (auto index : gep.getIndices()) {
-      if (!first) {
-        auto array = dyn_cast<LLVM::LLVMArrayType>(type);
-        if (!array)
-          return std::nullopt;
-        type = array.getElementType();
-      }
-      first = false;
-      int64_t step =
-          static_cast<int64_t>(layout.getTypeSize(type).getFixedValue());
+    std::optional<SmallVector<int64_t, 4>> steps =
+        getGEPIndexSteps(gep, layout);
+    if (!steps)
+      return std::nullopt;
+    for (auto [index, step] : llvm::zip(gep.getIndices(), *steps)) {
       int64_t count;
       if (auto dynamic = dyn_cast<Value>(index)) {
         std::optional<Concrete> i = eval(dynamic, depth + 1);

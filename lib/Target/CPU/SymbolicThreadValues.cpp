@@ -13,6 +13,23 @@
 using namespace mlir;
 using namespace mlir::respec;
 
+std::optional<SmallVector<int64_t, 4>>
+mlir::respec::getGEPIndexSteps(LLVM::GEPOp gep, const DataLayout &layout) {
+  SmallVector<int64_t, 4> steps;
+  Type type = gep.getElemType();
+  for (unsigned i = 0, e = gep.getIndices().size(); i < e; ++i) {
+    if (i != 0) {
+      auto array = dyn_cast<LLVM::LLVMArrayType>(type);
+      if (!array)
+        return std::nullopt;
+      type = array.getElementType();
+    }
+    steps.push_back(
+        static_cast<int64_t>(layout.getTypeSize(type).getFixedValue()));
+  }
+  return steps;
+}
+
 //===----------------------------------------------------------------------===//
 // Polynomial
 //===----------------------------------------------------------------------===//
@@ -75,10 +92,8 @@ Polynomial Polynomial::truncated(unsigned bits) const {
     return *this;
   Polynomial result;
   for (const auto &[monomial, c] : coefficients) {
-    int64_t reduced = APInt(64, c, /*isSigned=*/true)
-                          .trunc(bits)
-                          .sext(64)
-                          .getSExtValue();
+    int64_t reduced =
+        APInt(64, c, /*isSigned=*/true).trunc(bits).sext(64).getSExtValue();
     if (reduced != 0)
       result.coefficients[monomial] = reduced;
   }
@@ -218,8 +233,7 @@ std::pair<APInt, APInt> SymbolicThreadEvaluator::unknownRange(unsigned id) {
   if (auto arg = dyn_cast<BlockArgument>(source)) {
     Operation *owner = arg.getOwner()->getParentOp();
     auto grid = dyn_cast_or_null<scf::ParallelOp>(owner);
-    if (grid && isGridLoop(grid) &&
-        arg.getArgNumber() < grid.getNumLoops() &&
+    if (grid && isGridLoop(grid) && arg.getArgNumber() < grid.getNumLoops() &&
         getConstantIntValue(grid.getLowerBound()[arg.getArgNumber()]) == 0)
       return {wide(0), wide((int64_t(1) << 31) - 1)};
   }
@@ -258,10 +272,9 @@ int SymbolicThreadEvaluator::compute(Value value, unsigned depth) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     // Induction variables are (z, y, x); threads are given as (x, y, z).
     if (arg.getOwner() == loop.getBody())
-      return integer(
-          Polynomial::constant(
-              thread[loop.getNumLoops() - 1 - arg.getArgNumber()]),
-          64, /*exact=*/true);
+      return integer(Polynomial::constant(
+                         thread[loop.getNumLoops() - 1 - arg.getArgNumber()]),
+                     64, /*exact=*/true);
     if (isDefinedOutside(value, loop))
       return unknownValue(value);
     return -1;
@@ -285,14 +298,13 @@ int SymbolicThreadEvaluator::compute(Value value, unsigned depth) {
     return computeCast(def, depth);
   if (matchIntComparison(value))
     return computeComparison(value, depth);
-  if (isa<scf::IfOp, scf::IndexSwitchOp, arith::SelectOp, LLVM::SelectOp>(
-          def))
+  if (isa<scf::IfOp, scf::IndexSwitchOp, arith::SelectOp, LLVM::SelectOp>(def))
     return computeBranchResult(def, cast<OpResult>(value).getResultNumber(),
                                depth);
   if (isa<LLVM::GEPOp>(def))
     return computeGEP(def, depth);
-  if (isa<arith::AddIOp, LLVM::AddOp, arith::SubIOp, LLVM::SubOp,
-          arith::MulIOp, LLVM::MulOp, arith::ShLIOp, LLVM::ShlOp>(def) ||
+  if (isa<arith::AddIOp, LLVM::AddOp, arith::SubIOp, LLVM::SubOp, arith::MulIOp,
+          LLVM::MulOp, arith::ShLIOp, LLVM::ShlOp>(def) ||
       isDisjointOr(def))
     return computeArithmetic(def, depth);
   return computeGeneric(def, depth);
@@ -311,8 +323,8 @@ int SymbolicThreadEvaluator::computeCast(Operation *op, unsigned depth) {
     std::optional<std::pair<APInt, APInt>> r = range(a.polynomial);
     if (!a.exact || !r)
       return false;
-    APInt lo = nonNegative ? wide(0)
-                           : APInt::getSignedMinValue(bits).sext(kRangeBits);
+    APInt lo =
+        nonNegative ? wide(0) : APInt::getSignedMinValue(bits).sext(kRangeBits);
     APInt hi = APInt::getSignedMaxValue(bits).sext(kRangeBits);
     return r->first.sge(lo) && r->second.sle(hi);
   };
@@ -338,10 +350,8 @@ int SymbolicThreadEvaluator::computeCast(Operation *op, unsigned depth) {
   return other("ext" + std::to_string(width) + "(" + a.key + ")");
 }
 
-std::optional<bool>
-SymbolicThreadEvaluator::decideComparison(const SymbolicValue &a,
-                                          const SymbolicValue &b,
-                                          unsigned predicateValue) {
+std::optional<bool> SymbolicThreadEvaluator::decideComparison(
+    const SymbolicValue &a, const SymbolicValue &b, unsigned predicateValue) {
   auto predicate = static_cast<arith::CmpIPredicate>(predicateValue);
   if (a.kind != SymbolicValue::Kind::Integer ||
       b.kind != SymbolicValue::Kind::Integer || a.width != b.width)
@@ -356,14 +366,14 @@ SymbolicThreadEvaluator::decideComparison(const SymbolicValue &a,
     return std::nullopt;
   std::optional<std::pair<APInt, APInt>> ra = range(a.polynomial);
   std::optional<std::pair<APInt, APInt>> rb = range(b.polynomial);
-  std::optional<std::pair<APInt, APInt>> rd = range(a.polynomial - b.polynomial);
+  std::optional<std::pair<APInt, APInt>> rd =
+      range(a.polynomial - b.polynomial);
   if (!ra || !rb || !rd)
     return std::nullopt;
-  bool unsignedPredicate =
-      predicate == arith::CmpIPredicate::ult ||
-      predicate == arith::CmpIPredicate::ule ||
-      predicate == arith::CmpIPredicate::ugt ||
-      predicate == arith::CmpIPredicate::uge;
+  bool unsignedPredicate = predicate == arith::CmpIPredicate::ult ||
+                           predicate == arith::CmpIPredicate::ule ||
+                           predicate == arith::CmpIPredicate::ugt ||
+                           predicate == arith::CmpIPredicate::uge;
   // Unsigned comparisons of values known not negative are signed ones.
   if (unsignedPredicate && (ra->first.isNegative() || rb->first.isNegative()))
     return std::nullopt;
@@ -460,18 +470,10 @@ int SymbolicThreadEvaluator::computeGEP(Operation *op, unsigned depth) {
     return -1;
   Polynomial offset = values[base].polynomial;
   Value root = values[base].root;
-  Type type = gep.getElemType();
-  bool first = true;
-  for (auto index : gep.getIndices()) {
-    if (!first) {
-      auto array = dyn_cast<LLVM::LLVMArrayType>(type);
-      if (!array)
-        return -1;
-      type = array.getElementType();
-    }
-    first = false;
-    int64_t step =
-        static_cast<int64_t>(layout.getTypeSize(type).getFixedValue());
+  std::optional<SmallVector<int64_t, 4>> steps = getGEPIndexSteps(gep, layout);
+  if (!steps)
+    return -1;
+  for (auto [index, step] : llvm::zip(gep.getIndices(), *steps)) {
     Polynomial count;
     if (auto dynamic = dyn_cast<Value>(index)) {
       int i = evalAt(dynamic, depth + 1);
@@ -490,8 +492,8 @@ int SymbolicThreadEvaluator::computeGEP(Operation *op, unsigned depth) {
   v.kind = SymbolicValue::Kind::Pointer;
   v.root = root;
   v.polynomial = offset;
-  v.key = "p" + std::to_string(unknownIds.lookup(root)) + "(" + offset.str() +
-          ")";
+  v.key =
+      "p" + std::to_string(unknownIds.lookup(root)) + "(" + offset.str() + ")";
   return add(std::move(v));
 }
 
@@ -526,8 +528,7 @@ SymbolicThreadEvaluator::decideRegion(Operation *branch) {
   return static_cast<unsigned>(switchOp.getNumCases()); // default
 }
 
-int SymbolicThreadEvaluator::computeBranchResult(Operation *op,
-                                                 unsigned result,
+int SymbolicThreadEvaluator::computeBranchResult(Operation *op, unsigned result,
                                                  unsigned depth) {
   auto chosenValue = [&](unsigned region) -> Value {
     if (isa<arith::SelectOp, LLVM::SelectOp>(op))
@@ -560,8 +561,8 @@ int SymbolicThreadEvaluator::computeBranchResult(Operation *op,
   if (t < 0 || e < 0)
     return -1;
   SymbolicValue v;
-  v.key = "if(" + values[c].key + "," + values[t].key + "," + values[e].key +
-          ")";
+  v.key =
+      "if(" + values[c].key + "," + values[t].key + "," + values[e].key + ")";
   v.choice = op;
   v.choiceResult = result;
   v.thenValue = t;

@@ -1,4 +1,5 @@
-//===- SymbolicThreadValues.h - Thread values over block unknowns -*- C++ -*-===//
+//===- SymbolicThreadValues.h - Thread values over block unknowns -*- C++
+//-*-===//
 //
 // What one thread of a block computes, with its thread index known and the
 // values the same for all threads of the block (block index, kernel
@@ -16,6 +17,7 @@
 #ifndef RESPEC_LIB_TARGET_CPU_SYMBOLICTHREADVALUES_H
 #define RESPEC_LIB_TARGET_CPU_SYMBOLICTHREADVALUES_H
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -27,6 +29,11 @@
 #include <vector>
 
 namespace mlir::respec {
+
+/// The bytes each index of `gep` steps over (through arrays and the
+/// pointee type), or nullopt where an index steps into a struct.
+std::optional<SmallVector<int64_t, 4>>
+getGEPIndexSteps(LLVM::GEPOp gep, const DataLayout &layout);
 
 /// A polynomial over unknowns (numbered), with 64-bit wrapping
 /// coefficients; monomials are sorted lists of unknowns.
