@@ -981,21 +981,6 @@ bool mayTrap(Operation *op) {
              arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op);
 }
 
-/// The index SymbolicThreadEvaluator::decideRegion gives `region` of
-/// `branch`: the region number of an scf.if, the case number of an
-/// scf.index_switch (its number of cases for the default).
-unsigned branchRegionIndex(Operation *branch, Region *region) {
-  auto switchOp = dyn_cast<scf::IndexSwitchOp>(branch);
-  if (!switchOp)
-    return region->getRegionNumber();
-  if (region == &switchOp.getDefaultRegion())
-    return switchOp.getNumCases();
-  for (auto [i, caseRegion] : llvm::enumerate(switchOp.getCaseRegions()))
-    if (&caseRegion == region)
-      return i;
-  llvm_unreachable("region of another op");
-}
-
 /// Records in `merge.forced` the branches of candidate `c`'s computation
 /// that all of its writers (readers with `own` == `index`, shifted) take
 /// the same way, and checks that following them gives each writer the
@@ -1061,7 +1046,7 @@ bool BarrierForwarding::runsOnlySafeLoads(
       if (!isa<scf::IfOp, scf::IndexSwitchOp>(parent))
         continue;
       unsigned region =
-          branchRegionIndex(parent, child->getParentRegion());
+          getBranchRegionIndex(parent, child->getParentRegion());
       if (parent == scf::IfOp(merge.exceptionBranch).getOperation() &&
           region != merge.normalRegion)
         return false;
@@ -1292,14 +1277,7 @@ void cloneAlong(OpBuilder &b, Operation *op, IRMapping &mapping,
       });
     return;
   }
-  Region *region;
-  if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op))
-    region = it->second < switchOp.getNumCases()
-                 ? &switchOp.getCaseRegions()[it->second]
-                 : &switchOp.getDefaultRegion();
-  else
-    region = &op->getRegion(it->second);
-  Block &block = region->front();
+  Block &block = getBranchRegion(op, it->second).front();
   for (Operation &inner : block.without_terminator())
     cloneAlong(b, &inner, mapping, merge, /*fromForcedRegion=*/true,
                onExceptionBranch);

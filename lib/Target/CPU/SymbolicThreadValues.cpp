@@ -30,6 +30,26 @@ mlir::respec::getGEPIndexSteps(LLVM::GEPOp gep, const DataLayout &layout) {
   return steps;
 }
 
+Region &mlir::respec::getBranchRegion(Operation *branch, unsigned index) {
+  auto switchOp = dyn_cast<scf::IndexSwitchOp>(branch);
+  if (!switchOp)
+    return branch->getRegion(index);
+  return index < switchOp.getNumCases() ? switchOp.getCaseRegions()[index]
+                                        : switchOp.getDefaultRegion();
+}
+
+unsigned mlir::respec::getBranchRegionIndex(Operation *branch, Region *region) {
+  auto switchOp = dyn_cast<scf::IndexSwitchOp>(branch);
+  if (!switchOp)
+    return region->getRegionNumber();
+  if (region == &switchOp.getDefaultRegion())
+    return switchOp.getNumCases();
+  for (auto [i, caseRegion] : llvm::enumerate(switchOp.getCaseRegions()))
+    if (&caseRegion == region)
+      return i;
+  llvm_unreachable("region of another op");
+}
+
 //===----------------------------------------------------------------------===//
 // Polynomial
 //===----------------------------------------------------------------------===//
@@ -533,15 +553,10 @@ int SymbolicThreadEvaluator::computeBranchResult(Operation *op, unsigned result,
   auto chosenValue = [&](unsigned region) -> Value {
     if (isa<arith::SelectOp, LLVM::SelectOp>(op))
       return op->getOperand(1 + region);
-    Region *r;
-    if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op))
-      r = region < switchOp.getNumCases() ? &switchOp.getCaseRegions()[region]
-                                          : &switchOp.getDefaultRegion();
-    else
-      r = &op->getRegion(region);
-    if (r->empty())
+    Region &r = getBranchRegion(op, region);
+    if (r.empty())
       return Value();
-    return r->front().getTerminator()->getOperand(result);
+    return r.front().getTerminator()->getOperand(result);
   };
   if (std::optional<unsigned> region = decideRegion(op)) {
     if (op->getNumRegions() != 0)
@@ -564,7 +579,6 @@ int SymbolicThreadEvaluator::computeBranchResult(Operation *op, unsigned result,
   v.key =
       "if(" + values[c].key + "," + values[t].key + "," + values[e].key + ")";
   v.choice = op;
-  v.choiceResult = result;
   v.thenValue = t;
   v.elseValue = e;
   return add(std::move(v));

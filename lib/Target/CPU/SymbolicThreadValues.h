@@ -35,6 +35,12 @@ namespace mlir::respec {
 std::optional<SmallVector<int64_t, 4>>
 getGEPIndexSteps(LLVM::GEPOp gep, const DataLayout &layout);
 
+/// Regions of branches by index, as SymbolicThreadEvaluator::decideRegion
+/// gives them: the region number of an scf.if, the case number of an
+/// scf.index_switch (its number of cases for the default).
+Region &getBranchRegion(Operation *branch, unsigned index);
+unsigned getBranchRegionIndex(Operation *branch, Region *region);
+
 /// A polynomial over unknowns (numbered), with 64-bit wrapping
 /// coefficients; monomials are sorted lists of unknowns.
 class Polynomial {
@@ -73,10 +79,9 @@ struct SymbolicValue {
   Value root;
   /// Canonical description: equal keys, equal values.
   std::string key;
-  /// For the result of a branch its condition does not decide: the branch,
-  /// which result, and the values of its then and else regions.
+  /// For the result of a branch its condition does not decide: the branch
+  /// and the values of its then and else regions.
   Operation *choice = nullptr;
-  unsigned choiceResult = 0;
   int thenValue = -1, elseValue = -1;
 };
 
