@@ -18,12 +18,21 @@ std::pair<Value, Value>
 mlir::respec::buildShuffleSource(OpBuilder &b, Location loc,
                                  WarpIntrinsicKind kind, Value lane,
                                  Value laneOperand, Value clampOperand) {
-  Value c31 = constI32(b, loc, 31);
+  // The operands are i32 scalars, or vectors of i32 (one element per lane)
+  // when the caller computes all lanes at once.
+  Type type = lane.getType();
+  auto constant = [&](int32_t value) -> Value {
+    if (auto vector = dyn_cast<VectorType>(type))
+      return arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(vector, b.getI32IntegerAttr(value)));
+    return constI32(b, loc, value);
+  };
+  Value c31 = constant(31);
   Value segmask = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, clampOperand, constI32(b, loc, 8)),
+      b, loc, arith::ShRUIOp::create(b, loc, clampOperand, constant(8)),
       c31);
   Value notSegmask =
-      arith::XOrIOp::create(b, loc, segmask, constI32(b, loc, -1));
+      arith::XOrIOp::create(b, loc, segmask, constant(-1));
   Value minLane = arith::AndIOp::create(b, loc, lane, segmask);
   Value maxLane = arith::OrIOp::create(
       b, loc, minLane,

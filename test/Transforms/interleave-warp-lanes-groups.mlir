@@ -68,13 +68,16 @@ func.func @groups_of_8(%in: !llvm.ptr, %out: !llvm.ptr) {
 
 // Exchanges that leave a group of 8 keep wider groups: a butterfly over 16
 // lanes within width 32 needs 16 lanes, a ballot the whole warp. A stride-2
-// load stays one load per lane.
+// load is one gather: lane 0's address plus the lanes' byte distances.
 // AUTO-LABEL: func.func @wider_exchanges(
 // AUTO: arith.divui %{{.*}}, %c16 : index
 // AUTO: llvm.shufflevector %{{.*}}, %{{.*}} [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7] : vector<16xi32>
 // AUTO-LABEL: func.func @ballot(
 // AUTO: arith.divui %{{.*}}, %c32 : index
-// AUTO-COUNT-32: llvm.load %{{.*}} : !llvm.ptr -> i32
+// AUTO: %[[DIST:.*]] = llvm.mlir.constant(dense<[0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248]> : vector<32xi64>)
+// AUTO: %[[ADDRS:.*]] = llvm.getelementptr %{{.*}}[%[[DIST]]] : (!llvm.ptr, vector<32xi64>) -> vector<32x!llvm.ptr>, i8
+// AUTO: llvm.intr.masked.gather %[[ADDRS]], %{{.*}}, %{{.*}} {alignment = 4 : i32} : (vector<32x!llvm.ptr>, vector<32xi1>, vector<32xi32>) -> vector<32xi32>
+// AUTO-NOT: llvm.load
 // PACK-LABEL: func.func @ballot(
 // PACK: arith.divui %{{.*}}, %c32 : index
 func.func @wider_exchanges(%in: !llvm.ptr) {

@@ -67,11 +67,19 @@ func.func @xor_shuffle(%n: index, %in: !llvm.ptr, %out: !llvm.ptr, %limit: i32) 
 
 // A shuffle inside a uniform loop: the loop is emitted once, its carried
 // value is a vector; a shuffle whose source lane is the loop's induction
-// variable reads vector elements.
+// variable computes the source lanes as one vector and permutes the value
+// by a gather from a stack copy (no code per lane).
 // CHECK-LABEL: func.func @uniform_loop(
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x vector<32xf32>
 // CHECK: scf.for
 // CHECK: %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<32xf32>)
-// CHECK-COUNT-32: llvm.extractelement
+// CHECK: %[[VALID:.*]] = arith.cmpi sle, %{{.*}}, %{{.*}} : vector<32xi32>
+// CHECK: %[[SOURCE:.*]] = arith.andi %{{.*}}, %{{.*}} : vector<32xi32>
+// CHECK: llvm.store %[[ACC]], %[[SLOT]] : vector<32xf32>, !llvm.ptr
+// CHECK: %[[ADDRS:.*]] = llvm.getelementptr %[[SLOT]][%[[SOURCE]]] : (!llvm.ptr, vector<32xi32>) -> vector<32x!llvm.ptr>, f32
+// CHECK: %[[PERM:.*]] = llvm.intr.masked.gather %[[ADDRS]]
+// CHECK: arith.select %[[VALID]], %[[PERM]], %[[ACC]] : vector<32xi1>, vector<32xf32>
+// CHECK-NOT: llvm.extractelement
 // CHECK: scf.yield %{{.*}} : vector<32xf32>
 func.func @uniform_loop(%n: index, %io: !llvm.ptr, %k: index) {
   %c0 = arith.constant 0 : index
@@ -292,6 +300,95 @@ func.func @match(%n: index, %in: !llvm.ptr, %out: !llvm.ptr) {
       %sum = llvm.add %any, %allMask : i32
       %q = llvm.getelementptr %out[%ti] : (!llvm.ptr, i32) -> !llvm.ptr, i32
       llvm.store %sum, %q : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// A counted loop that clang rotated into a `while` whose condition is the
+// same in every lane: emitted once for all lanes with its counter as one
+// scalar (no lane mask, no running lanes carried). The counter-indexed
+// store to each lane's row of 9 elements keeps known lane distances (36
+// bytes) and is one scatter; the shuffle by the counter gathers.
+// CHECK-LABEL: func.func @rotated_loop(
+// CHECK: scf.for
+// CHECK: scf.while (%[[K:.*]] = %{{.*}}) : (i32) -> i32 {
+// CHECK: llvm.intr.masked.gather
+// CHECK: %[[DIST:.*]] = llvm.mlir.constant(dense<[0, 36, 72, 108, 144, 180, 216, 252, 288, 324, 360, 396, 432, 468, 504, 540, 576, 612, 648, 684, 720, 756, 792, 828, 864, 900, 936, 972, 1008, 1044, 1080, 1116]> : vector<32xi64>)
+// CHECK: %[[ADDRS:.*]] = llvm.getelementptr %{{.*}}[%[[DIST]]] : (!llvm.ptr, vector<32xi64>) -> vector<32x!llvm.ptr>, i8
+// CHECK: llvm.intr.masked.scatter %{{.*}}, %[[ADDRS]], %{{.*}} {alignment = 4 : i32} : vector<32xi32>, vector<32xi1> into vector<32x!llvm.ptr>
+// CHECK: %[[NEXT:.*]] = llvm.add %[[K]], %{{.*}} : i32
+// CHECK: %[[MORE:.*]] = llvm.icmp "slt" %[[NEXT]], %{{.*}} : i32
+// CHECK: scf.condition(%[[MORE]]) %[[NEXT]] : i32
+// CHECK-NOT: llvm.store %{{.*}} : i32, !llvm.ptr
+func.func @rotated_loop(%n: index, %in: !llvm.ptr, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %p = llvm.getelementptr %in[%ti] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+      %v = llvm.load %p : !llvm.ptr -> i32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %c31 = llvm.mlir.constant(31 : i32) : i32
+      %zero = llvm.mlir.constant(0 : i32) : i32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %eight = llvm.mlir.constant(8 : i32) : i32
+      %c9 = arith.constant 9 : index
+      %rowIndex = arith.muli %t, %c9 : index
+      %row = arith.index_castui %rowIndex : index to i64
+      %r = llvm.getelementptr %out[%row] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      %last = scf.while (%k = %zero) : (i32) -> i32 {
+        %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.idx.i32"(%m, %v, %k, %c31) : (i32, i32, i32, i32) -> i32
+        %q = llvm.getelementptr %r[%k] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+        llvm.store %s, %q : i32, !llvm.ptr
+        %next = llvm.add %k, %one : i32
+        %more = llvm.icmp "slt" %next, %eight : i32
+        scf.condition(%more) %next : i32
+      } do {
+      ^bb0(%k: i32):
+        scf.yield %k : i32
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Lane addresses that follow no known pattern (an index loaded from
+// memory): the address computation is one GEP giving the lanes' pointers,
+// the load through them one gather, the store one scatter.
+// CHECK-LABEL: func.func @loaded_index(
+// CHECK: scf.for
+// CHECK: %[[IDX:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<32xi32>
+// CHECK: %[[ADDRS:.*]] = llvm.getelementptr %{{.*}}[%[[IDX]]] : (!llvm.ptr, vector<32xi32>) -> vector<32x!llvm.ptr>, f32
+// CHECK: %[[V:.*]] = llvm.intr.masked.gather %[[ADDRS]], %{{.*}}, %{{.*}} {alignment = 4 : i32}
+// CHECK: %[[S:.*]] = llvm.shufflevector %[[V]], %[[V]] [1, 0
+// CHECK: llvm.intr.masked.scatter %[[S]], %[[ADDRS]], %{{.*}} {alignment = 4 : i32} : vector<32xf32>, vector<32xi1> into vector<32x!llvm.ptr>
+// CHECK-NOT: llvm.extractelement
+// CHECK: scf.if
+func.func @loaded_index(%n: index, %idx: !llvm.ptr, %data: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%n) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %ip = llvm.getelementptr %idx[%ti] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+      %i = llvm.load %ip : !llvm.ptr -> i32
+      %p = llvm.getelementptr %data[%i] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %v = llvm.load %p : !llvm.ptr -> f32
+      %m = llvm.mlir.constant(-1 : i32) : i32
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %c31 = llvm.mlir.constant(31 : i32) : i32
+      %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.bfly.f32"(%m, %v, %one, %c31) : (i32, f32, i32, i32) -> f32
+      llvm.store %s, %p : f32, !llvm.ptr
       scf.reduce
     } {respec.parallel_level = "block"}
     scf.reduce

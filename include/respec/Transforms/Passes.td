@@ -507,7 +507,16 @@ def InterleaveWarpLanesPass
     Integer and address values whose lanes follow from the thread indices
     by exact arithmetic (LaneOffsets.h) are computed once when every lane
     gets the same value, and loads and stores whose lanes touch
-    consecutive elements become vector (masked) loads and stores.
+    consecutive elements become vector (masked) loads and stores; other
+    known lane distances (strides, arrays of structures) become one gather
+    or scatter from lane 0's address. Addresses with lane-varying indices
+    of no known pattern are one vector GEP, and their accesses gathers and
+    scatters. A shuffle whose source lanes are known only at run time
+    permutes through a stack copy with one gather. A `while` loop whose
+    condition is the same in every lane (a rotated counted loop) runs once
+    for all lanes with its lane-invariant values as scalars. These keep the
+    emitted code a few operations per operation of the thread body instead
+    of one per lane (compile time).
   }];
   let options = [
     Option<"lanes", "lanes", "unsigned", /*default=*/"0",

@@ -21,7 +21,9 @@ namespace mlir::respec {
 /// (i1)}. `laneOperand` is b (only b[4:0] counts), `clampOperand` is c:
 /// c[12:8] masks the lane bits that select the segment, c[4:0] is the
 /// highest lane of the segment (the lowest, for up). A lane whose source is
-/// not valid keeps its own value; a valid source is in 0..31.
+/// not valid keeps its own value; a valid source is in 0..31. The three
+/// operands may also be vectors of i32 with one element per lane; the
+/// results are then vectors too.
 std::pair<Value, Value> buildShuffleSource(OpBuilder &b, Location loc,
                                            WarpIntrinsicKind kind, Value lane,
                                            Value laneOperand,

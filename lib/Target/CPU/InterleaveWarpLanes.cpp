@@ -22,6 +22,15 @@
 // control flow is emitted per lane. The partial last warp of a block runs
 // the same code with its missing lanes masked off.
 //
+// Code per lane is the exception, kept small on purpose: a kernel with a
+// few dozen primitives and accesses emitted lane by lane is tens of
+// thousands of LLVM instructions, and LLVM's SLP vectorizer then takes
+// minutes. So memory accesses whose lane addresses are not consecutive are
+// one gather or scatter, runtime-operand shuffles one gather from a stack
+// copy, and `while` loops with a lane-invariant condition run once for all
+// lanes with scalar counters (addresses built from them keep known lane
+// distances).
+//
 //===----------------------------------------------------------------------===//
 
 #include "respec/Dialect/RespecDialect.h"
@@ -542,6 +551,8 @@ private:
         return;
       if (isRegionFreePure(op) && isVectorizable(op))
         return emitVectorOp(op);
+      if (auto gep = dyn_cast<LLVM::GEPOp>(op); gep && emitVectorGEP(gep))
+        return;
       // A fixed-size local variable of each lane lives for the whole
       // launch of the block, outside the loop over warps.
       if (auto alloca = dyn_cast<LLVM::AllocaOp>(op);
@@ -571,8 +582,11 @@ private:
     // A `while` loop, with or without primitives, runs as one vector loop
     // while any lane still runs it (as on a GPU), rather than as one
     // scalar loop per lane.
-    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+      if (emitUniformWhile(whileOp))
+        return;
       return emitMaskedWhile(whileOp);
+    }
     // A counted loop with the same bounds in every lane runs once for all.
     if (auto forOp = dyn_cast<scf::ForOp>(op);
         forOp && isUniformValue(forOp.getLowerBound()) &&
@@ -618,6 +632,32 @@ private:
   }
 
 
+  /// An address computation with lane-varying indices in vector form, and
+  /// lane addresses that follow no known pattern (an index loaded, or
+  /// divided by an unknown block extent): one GEP giving the vector of the
+  /// lanes' pointers, which loads and stores then use as one gather or
+  /// scatter. Known patterns keep per-lane scalars (lane 0's serves a
+  /// vector access).
+  bool emitVectorGEP(LLVM::GEPOp gep) {
+    auto isVectorOrUniform = [&](Value v) {
+      return hasVectorForm(v) || isUniformValue(v);
+    };
+    if (!llvm::any_of(gep->getOperands(),
+                      [&](Value v) { return hasVectorForm(v); }) ||
+        !llvm::all_of(gep->getOperands(), isVectorOrUniform) ||
+        laneOffsets.evaluate(gep))
+      return false;
+    IRMapping mapping;
+    for (Value operand : gep->getOperands())
+      mapping.map(operand, hasVectorForm(operand) ? vectorOf(operand)
+                                                  : at(0, operand));
+    Operation *clone = b.clone(*gep, mapping);
+    Value result = clone->getResult(0);
+    result.setType(VectorType::get({width}, result.getType()));
+    vectors[gep.getResult()] = result;
+    return true;
+  }
+
   /// Bytes of a value of `type` in memory when a vector of it is packed
   /// the same way (whole bytes); 0 otherwise.
   static int64_t packedBytes(Type type) {
@@ -644,14 +684,29 @@ private:
   /// lanes) becomes one vector load per run, masked where only some lanes
   /// run it (inactive lanes read nothing and get zero, as guarded scalar
   /// loads give them); a load from the same address in every lane becomes
-  /// one scalar load.
+  /// one scalar load; other known lane addresses (a stride, an array of
+  /// structures) make one gather, which keeps the code one operation long
+  /// where per-lane loads make LLVM's SLP vectorizer work for minutes on
+  /// a kernel with many of them.
   bool emitLaneLoad(LLVM::LoadOp load) {
     Type type = load.getType();
     int64_t bytes = packedBytes(type);
     std::optional<LaneOffsets> offsets = plainAccessOffsets(load, bytes);
-    if (!offsets)
-      return false;
     Location loc = load.getLoc();
+    if (!offsets) {
+      // Unknown addresses in vector form, or under a lane mask: one
+      // (masked) gather rather than a load, or a branch, per lane.
+      if ((active.empty() && !hasVectorForm(load.getAddr())) ||
+          !isPlainAccess(load, bytes))
+        return false;
+      Value passThrough =
+          LLVM::ZeroOp::create(b, loc, VectorType::get({width}, type));
+      vectors[load.getResult()] = LLVM::masked_gather::create(
+          b, loc, passThrough.getType(), vectorOf(load.getAddr()),
+          active.empty() ? allLanes(loc) : laneVector(loc, active),
+          ValueRange{passThrough}, load.getAlignment().value_or(bytes));
+      return true;
+    }
     if (offsets->isUniform()) {
       if (!active.empty())
         return false;
@@ -660,10 +715,18 @@ private:
         mapResults(i, load, clone->getResults());
       return true;
     }
-    unsigned run = offsets->contiguousRun(bytes, kMinVectorRun);
-    if (!run)
-      return false;
     unsigned alignment = load.getAlignment().value_or(bytes);
+    unsigned run = offsets->contiguousRun(bytes, kMinVectorRun);
+    if (!run) {
+      Value mask = active.empty() ? allLanes(loc) : laneVector(loc, active);
+      Value passThrough =
+          LLVM::ZeroOp::create(b, loc, VectorType::get({width}, type));
+      vectors[load.getResult()] = LLVM::masked_gather::create(
+          b, loc, passThrough.getType(),
+          laneAddresses(loc, load.getAddr(), *offsets), mask,
+          ValueRange{passThrough}, alignment);
+      return true;
+    }
     auto runType = VectorType::get({run}, type);
     SmallVector<Value> parts;
     for (unsigned start = 0; start < width; start += run) {
@@ -683,18 +746,41 @@ private:
   }
 
   /// A store whose lanes write consecutive elements (in aligned runs of
-  /// lanes): one vector store per run, masked where only some lanes run it.
+  /// lanes): one vector store per run, masked where only some lanes run it;
+  /// other known lane addresses: one scatter.
   bool emitLaneStore(LLVM::StoreOp store) {
     Value value = store.getValue();
     int64_t bytes = packedBytes(value.getType());
     std::optional<LaneOffsets> offsets = plainAccessOffsets(store, bytes);
-    if (!offsets)
-      return false;
-    unsigned run = offsets->contiguousRun(bytes, kMinVectorRun);
-    if (!run)
-      return false;
     Location loc = store.getLoc();
     unsigned alignment = store.getAlignment().value_or(bytes);
+    if (!offsets) {
+      // Unknown addresses in vector form, or under a lane mask: one
+      // (masked) scatter rather than a store, or a branch, per lane.
+      if ((active.empty() && !hasVectorForm(store.getAddr())) ||
+          !isPlainAccess(store, bytes))
+        return false;
+      LLVM::masked_scatter::create(
+          b, loc, vectorOf(value), vectorOf(store.getAddr()),
+          active.empty() ? allLanes(loc) : laneVector(loc, active), alignment);
+      return true;
+    }
+    unsigned run = offsets->contiguousRun(bytes, kMinVectorRun);
+    if (!run && offsets->isUniform() && active.empty()) {
+      // Every lane stores to the same address: the last one's value stays.
+      copyAliasInfo(store, LLVM::StoreOp::create(b, loc, at(width - 1, value),
+                                                 at(width - 1, store.getAddr()),
+                                                 alignment));
+      return true;
+    }
+    if (!run) {
+      // Lanes store in lane order, as the scatter does where addresses
+      // coincide.
+      LLVM::masked_scatter::create(
+          b, loc, vectorOf(value), laneAddresses(loc, store.getAddr(), *offsets),
+          active.empty() ? allLanes(loc) : laneVector(loc, active), alignment);
+      return true;
+    }
     Value vector = vectorOf(value);
     for (unsigned start = 0; start < width; start += run) {
       Value part = vector;
@@ -715,16 +801,46 @@ private:
     return true;
   }
 
+  /// The lanes' addresses of `address` as one vector of pointers: lane 0's
+  /// address plus each lane's known byte distance from it. No inbounds:
+  /// the distances are exact, but not every lane need run the access.
+  Value laneAddresses(Location loc, Value address,
+                      const LaneOffsets &offsets) {
+    auto distanceType = VectorType::get({width}, b.getI64Type());
+    SmallVector<int64_t> distances;
+    for (int64_t offset : offsets.offsets)
+      distances.push_back(int64_t(uint64_t(offset) - uint64_t(offsets.offsets[0])));
+    Value distance = LLVM::ConstantOp::create(
+        b, loc, distanceType, DenseElementsAttr::get(distanceType, ArrayRef(distances)));
+    return LLVM::GEPOp::create(
+        b, loc, VectorType::get({width}, address.getType()), b.getI8Type(),
+        at(0, address), ValueRange{distance});
+  }
+
+  /// Every lane of the group set.
+  Value allLanes(Location loc) {
+    auto type = VectorType::get({width}, b.getI1Type());
+    return LLVM::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getBoolAttr(true)));
+  }
+
   /// How the lanes' addresses of `access` (a load or store of `bytes`-byte
   /// elements) differ, if it is a plain access of a packed type: not
   /// volatile, not atomic. Nullopt otherwise or when unknown.
   template <typename AccessOp>
   std::optional<LaneOffsets> plainAccessOffsets(AccessOp access,
                                                 int64_t bytes) {
-    if (!bytes || access.getVolatile_() ||
-        access.getOrdering() != LLVM::AtomicOrdering::not_atomic)
+    if (!isPlainAccess(access, bytes))
       return std::nullopt;
     return laneOffsets.get(access.getAddr());
+  }
+
+  /// Whether `access` moves `bytes` > 0 bytes of a packed type, and is
+  /// neither volatile nor atomic.
+  template <typename AccessOp>
+  static bool isPlainAccess(AccessOp access, int64_t bytes) {
+    return bytes && !access.getVolatile_() &&
+           access.getOrdering() == LLVM::AtomicOrdering::not_atomic;
   }
 
   /// Gives the vector access `to` the alias information of the scalar
@@ -877,6 +993,162 @@ private:
     bindCarried(whileOp.getResults(),
                 loop.getResults().drop_front(numForwarded + 1));
     (void)numExit;
+  }
+
+  /// A `while` loop whose condition is the same in every lane (a counted
+  /// loop that clang rotated: `k = 0; do { ... } while (++k < n)`) runs once
+  /// for all lanes, as a GPU runs it, with its lane-invariant carried
+  /// values as scalars: addresses built from them keep known lane offsets
+  /// (vector accesses) and no lane mask is needed. Only where every lane
+  /// that exists runs it (no enclosing lane mask), so that the loop runs
+  /// exactly as in any one lane. False (nothing emitted) otherwise.
+  bool emitUniformWhile(scf::WhileOp whileOp) {
+    if (!active.empty() && ArrayRef(active) != ArrayRef(existing))
+      return false;
+    auto condition = whileOp.getConditionOp();
+    Block &beforeBlock = whileOp.getBefore().front();
+    Block &afterBlock = whileOp.getAfter().front();
+    Operation *yield = afterBlock.getTerminator();
+    // Greatest fixpoint: a carried value is invariant if its initial value
+    // is and what the loop carries on is, given the invariant ones.
+    SmallVector<bool> carriedUniform;
+    for (Value init : whileOp.getInits())
+      carriedUniform.push_back(isUniformValue(init));
+    SmallVector<bool> forwardedUniform(condition.getArgs().size(), true);
+    for (bool changed = true; changed;) {
+      changed = false;
+      DenseSet<Value> assumed;
+      for (auto [arg, uniform] :
+           llvm::zip(beforeBlock.getArguments(), carriedUniform))
+        if (uniform)
+          assumed.insert(arg);
+      DenseMap<Value, bool> cache;
+      for (auto [arg, forwarded, uniform] :
+           llvm::zip(afterBlock.getArguments(), condition.getArgs(),
+                     forwardedUniform)) {
+        if (uniform && !isLoopInvariant(forwarded, whileOp, assumed, cache)) {
+          uniform = false;
+          changed = true;
+        }
+        if (uniform)
+          assumed.insert(arg);
+      }
+      for (auto [next, uniform] :
+           llvm::zip(yield->getOperands(), carriedUniform))
+        if (uniform && !isLoopInvariant(next, whileOp, assumed, cache)) {
+          uniform = false;
+          changed = true;
+        }
+    }
+    {
+      DenseSet<Value> assumed;
+      for (auto [arg, uniform] :
+           llvm::zip(beforeBlock.getArguments(), carriedUniform))
+        if (uniform)
+          assumed.insert(arg);
+      DenseMap<Value, bool> cache;
+      if (!isLoopInvariant(condition.getCondition(), whileOp, assumed, cache))
+        return false;
+    }
+
+    Location loc = whileOp.getLoc();
+    auto loop = scf::WhileOp::create(
+        b, loc, mixedTypes(whileOp.getResultTypes(), forwardedUniform),
+        mixedOperands(whileOp.getInits(), carriedUniform));
+    SmallVector<Type> beforeTypes =
+        mixedTypes(whileOp.getInits().getTypes(), carriedUniform);
+    SmallVector<Type> afterTypes =
+        mixedTypes(whileOp.getResultTypes(), forwardedUniform);
+    Block *before = b.createBlock(&loop.getBefore(), {}, beforeTypes,
+                                  SmallVector<Location>(beforeTypes.size(), loc));
+    Block *after = b.createBlock(&loop.getAfter(), {}, afterTypes,
+                                 SmallVector<Location>(afterTypes.size(), loc));
+    b.setInsertionPointAfter(loop);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(before);
+      bindMixed(beforeBlock.getArguments(), before->getArguments(),
+                carriedUniform);
+      emitBlock(beforeBlock);
+      scf::ConditionOp::create(
+          b, condition.getLoc(), at(0, condition.getCondition()),
+          mixedOperands(condition.getArgs(), forwardedUniform));
+    }
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(after);
+      bindMixed(afterBlock.getArguments(), after->getArguments(),
+                forwardedUniform);
+      emitBlock(afterBlock);
+      scf::YieldOp::create(b, yield->getLoc(),
+                           mixedOperands(yield->getOperands(), carriedUniform));
+    }
+    bindMixed(whileOp.getResults(), loop.getResults(), forwardedUniform);
+    return true;
+  }
+
+  /// Whether `value`, used in `loop`'s regions, is the same in every lane
+  /// when the block arguments in `assumed` are: defined before the loop
+  /// and uniform, or computed in the loop's blocks by pure operations
+  /// (not warp primitives) from such values.
+  bool isLoopInvariant(Value value, scf::WhileOp loop,
+                       const DenseSet<Value> &assumed,
+                       DenseMap<Value, bool> &cache) {
+    if (!loop->isAncestor(value.getParentBlock()->getParentOp()))
+      return isUniformValue(value);
+    if (isa<BlockArgument>(value))
+      return assumed.contains(value);
+    auto [it, inserted] = cache.try_emplace(value, false);
+    if (!inserted)
+      return it->second;
+    Operation *def = value.getDefiningOp();
+    bool result = def->getParentOp() == loop.getOperation() &&
+                  isRegionFreePure(def) && !getWarpPrimitiveKind(def) &&
+                  llvm::all_of(def->getOperands(), [&](Value operand) {
+                    return isLoopInvariant(operand, loop, assumed, cache);
+                  });
+    cache[value] = result;
+    return result;
+  }
+
+  /// Carried values laid out as carriedOperands lays them out, but one
+  /// scalar for each value marked uniform.
+  SmallVector<Value> mixedOperands(ValueRange values, ArrayRef<bool> uniform) {
+    SmallVector<Value> result;
+    for (auto [value, isUniform] : llvm::zip(values, uniform)) {
+      if (isUniform)
+        result.push_back(at(0, value));
+      else
+        llvm::append_range(result, carriedOperands(value));
+    }
+    return result;
+  }
+
+  SmallVector<Type> mixedTypes(TypeRange types, ArrayRef<bool> uniform) {
+    SmallVector<Type> result;
+    for (auto [type, isUniform] : llvm::zip(types, uniform)) {
+      if (isUniform)
+        result.push_back(type);
+      else
+        llvm::append_range(result, carriedTypes(type));
+    }
+    return result;
+  }
+
+  void bindMixed(ValueRange originals, ValueRange carried,
+                 ArrayRef<bool> uniform) {
+    unsigned next = 0;
+    for (auto [original, isUniform] : llvm::zip(originals, uniform)) {
+      if (isUniform) {
+        for (unsigned i = 0; i < width; ++i)
+          lanes[i].map(original, carried[next]);
+        ++next;
+        continue;
+      }
+      unsigned count = carriedTypes(original.getType()).size();
+      bindCarried(original, carried.slice(next, count));
+      next += count;
+    }
   }
 
   /// A switch around warp primitives (CFG structuring makes them): every
@@ -1291,6 +1563,9 @@ private:
       vectors[op->getResult(0)] = result;
       return;
     }
+    if (sources.size() != width && isVectorElementType(value.getType()))
+      return emitRuntimeShuffle(op, kind, value, bOperand, cOperand,
+                                activeLanes, existingLanes);
     for (unsigned i = 0; i < width; ++i) {
       APInt bConst, cConst;
       Value result;
@@ -1329,6 +1604,79 @@ private:
       }
       lanes[i].map(op->getResult(0), result);
     }
+  }
+
+  /// A shuffle whose source lanes are known only at run time (a lane
+  /// operand that is a loop counter, or differs between lanes): the
+  /// sources are computed for all lanes at once and the vectors permuted
+  /// by gathers from copies on the stack. LLVM has no permutation by a
+  /// runtime pattern that every target lowers, and one extraction per lane
+  /// makes the code `width` times longer. Under a lane mask, what a lane
+  /// reads from an inactive source is as in emitShuffle.
+  void emitRuntimeShuffle(Operation *op, WarpIntrinsicKind kind, Value value,
+                          Value bOperand, Value cOperand, Value activeLanes,
+                          Value existingLanes) {
+    Location loc = op->getLoc();
+    auto indexType = VectorType::get({width}, b.getI32Type());
+    Value laneIds = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            indexType, ArrayRef(llvm::to_vector(llvm::seq<int32_t>(0, width)))));
+    auto [source, valid] = buildShuffleSource(
+        b, loc, kind, laneIds, vectorOf(bOperand), vectorOf(cOperand));
+    // An invalid source may lie outside the group; it is not read.
+    source = arith::AndIOp::create(
+        b, loc, source,
+        arith::ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(indexType, b.getI32IntegerAttr(width - 1))));
+    Value own = vectorOf(value);
+    Value result = permute(loc, own, source);
+    if (activeLanes) {
+      Value fallback = inactiveSourceValue(
+          loc, existingLanes ? permute(loc, existingLanes, source) : Value(),
+          own);
+      result = arith::SelectOp::create(b, loc, permute(loc, activeLanes, source),
+                                       result, fallback);
+    }
+    vectors[op->getResult(0)] =
+        arith::SelectOp::create(b, loc, valid, result, own);
+  }
+
+  /// Lane i of the result is lane source[i] of `vector` (sources in range):
+  /// a gather from a copy of `vector` on the stack. Vectors of i1, which
+  /// memory packs as bits, go through i8.
+  Value permute(Location loc, Value vector, Value source) {
+    auto type = cast<VectorType>(vector.getType());
+    if (type.getElementType().isInteger(1)) {
+      auto byteType = VectorType::get({width}, b.getI8Type());
+      Value bytes = permute(loc, arith::ExtUIOp::create(b, loc, byteType, vector),
+                            source);
+      return arith::TruncIOp::create(b, loc, type, bytes);
+    }
+    Type elementType = type.getElementType();
+    Value slot = permutationSlot(loc, type);
+    LLVM::StoreOp::create(b, loc, vector, slot);
+    Value addresses = LLVM::GEPOp::create(
+        b, loc, VectorType::get({width}, slot.getType()), elementType, slot,
+        ValueRange{source});
+    return LLVM::masked_gather::create(b, loc, type, addresses, allLanes(loc),
+                                       ValueRange{},
+                                       unsigned(packedBytes(elementType)));
+  }
+
+  /// A stack slot for one vector of `type`, allocated once per type before
+  /// the loop over warps (each use stores and reads it back at once).
+  Value permutationSlot(Location loc, Type type) {
+    Value &slot = permutationSlots[type];
+    if (slot)
+      return slot;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(allocaAnchor);
+    slot = LLVM::AllocaOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), type,
+        LLVM::ConstantOp::create(b, loc, b.getI64Type(), 1));
+    return slot;
   }
 
   /// CUDA's headers shuffle a 64-bit value as its two 32-bit halves and
@@ -1509,6 +1857,8 @@ private:
   SmallVector<Value> existing;
   /// How integer and address values differ between the lanes.
   LaneOffsetAnalysis laneOffsets;
+  /// Stack copies that runtime shuffles permute, by vector type.
+  DenseMap<Type, Value> permutationSlots;
 };
 
 //===----------------------------------------------------------------------===//
