@@ -268,3 +268,78 @@ func.func @select_offset(%p: !llvm.ptr, %out: !llvm.ptr) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+// A pyramid step, `if (tx > r && tx < 15 - r)`, as LLVM's instcombine leaves
+// it: `r < smin(tx, 15 - tx)`. The comparison with a min is the conjunction
+// `r < tx && r < 15 - tx`, and `r < 15 - tx` (a negated thread index) is
+// `tx < 15 - r`: with r = 3, threads 4..11 store without a test, the others
+// do nothing (their loops are dropped).
+// CHECK-LABEL: func.func @pyramid_step(
+// CHECK: %[[HI:.*]] = arith.constant 12 : index
+// CHECK-NEXT: scf.parallel (%{{.*}}) = (%c4{{.*}}) to (%[[HI]])
+// CHECK-NOT: llvm.icmp
+// CHECK-NOT: scf.if
+// CHECK: llvm.store
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NOT: llvm.store
+// CHECK: return
+func.func @pyramid_step(%p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c16) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %c15 = llvm.mlir.constant(15 : i32) : i32
+      %r = llvm.mlir.constant(3 : i64) : i64
+      %mirror = llvm.sub %c15, %ti overflow<nsw> : i32
+      %mirror64 = llvm.sext %mirror : i32 to i64
+      %t64 = llvm.zext nneg %ti : i32 to i64
+      %nearest = llvm.intr.smin(%t64, %mirror64) : (i64, i64) -> i64
+      %inside = llvm.icmp "slt" %r, %nearest : i64
+      scf.if %inside {
+        %v = llvm.mlir.constant(1.0 : f32) : f32
+        %q = llvm.getelementptr %p[%t64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %v, %q : f32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Left alone: `r < smin(tx, 15 - tx)` read unsigned would be a different
+// comparison; an unsigned test against a signed min is not split.
+// CHECK-LABEL: func.func @mixed_signedness_min(
+// CHECK: llvm.intr.smin
+// CHECK: llvm.icmp "ult"
+// CHECK: scf.if
+func.func @mixed_signedness_min(%p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c16) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %c15 = llvm.mlir.constant(15 : i32) : i32
+      %r = llvm.mlir.constant(3 : i64) : i64
+      %mirror = llvm.sub %c15, %ti overflow<nsw> : i32
+      %mirror64 = llvm.sext %mirror : i32 to i64
+      %t64 = llvm.zext nneg %ti : i32 to i64
+      %nearest = llvm.intr.smin(%t64, %mirror64) : (i64, i64) -> i64
+      %inside = llvm.icmp "ult" %r, %nearest : i64
+      scf.if %inside {
+        %v = llvm.mlir.constant(1.0 : f32) : f32
+        llvm.store %v, %p : f32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

@@ -72,11 +72,13 @@ struct Term {
   bool negated;
 };
 
-/// `iv(dim) + sum(terms)`, exact (no wrap-around) when every integer is read
+/// `iv(dim) + sum(terms)`, or `-iv(dim) + sum(terms)` when `negatedIndex`
+/// (`BLOCK - 1 - tx`), exact (no wrap-around) when every integer is read
 /// with the signedness it was matched for.
 struct ThreadOffset {
   unsigned dim;
   SmallVector<Term> terms;
+  bool negatedIndex = false;
 };
 
 /// A comparison equivalent, for every thread, to `iv(dim) < D` (`Less`) or
@@ -90,7 +92,7 @@ struct SplitPredicate {
   int64_t adjust;
   Signedness signedness;
   unsigned dim;
-  SmallVector<Term> terms; // bound first, with negated == false
+  SmallVector<Term> terms; // the bound first
 };
 
 /// Operations cheap and safe to compute once before the thread loop, even if
@@ -157,9 +159,15 @@ public:
         offset->terms.push_back({rhs, isSub});
         return offset;
       }
-    if (isAdd && isInvariant(lhs))
+    if (isInvariant(lhs))
       if (std::optional<ThreadOffset> offset =
               match(rhs, signedness, depth + 1)) {
+        // lhs - (±iv + S) = ∓iv - S + lhs.
+        if (isSub) {
+          offset->negatedIndex = !offset->negatedIndex;
+          for (Term &term : offset->terms)
+            term.negated = !term.negated;
+        }
         offset->terms.push_back({lhs, false});
         return offset;
       }
@@ -176,7 +184,7 @@ private:
       return std::nullopt;
     // A bare thread index is below 2^31 (a block has at most a few thousand
     // threads): every cast to 32 bits or more keeps its value.
-    if (offset->terms.empty())
+    if (offset->terms.empty() && !offset->negatedIndex)
       return *getIntWidth(cast->getResult(0).getType()) >= 32
                  ? offset
                  : std::nullopt;
@@ -258,9 +266,17 @@ std::optional<SplitPredicate> analyzeComparison(Operation *cmp,
       split.cmp = cmp;
       split.signedness = signedness;
       split.dim = offset->dim;
-      split.terms.push_back({bound, false});
-      for (Term term : offset->terms)
-        split.terms.push_back({term.value, !term.negated});
+      if (offset->negatedIndex) {
+        // -iv + S p B  <=>  iv swapped(p) S - B.
+        p = swapped(p);
+        split.terms.push_back({bound, true});
+        for (Term term : offset->terms)
+          split.terms.push_back({term.value, term.negated});
+      } else {
+        split.terms.push_back({bound, false});
+        for (Term term : offset->terms)
+          split.terms.push_back({term.value, !term.negated});
+      }
       // iv < D, iv <= D (iv < D + 1), iv > D (not iv < D + 1), iv >= D.
       switch (p) {
       case EQ: case NE:
@@ -283,6 +299,83 @@ std::optional<SplitPredicate> analyzeComparison(Operation *cmp,
     }
   }
   return std::nullopt;
+}
+
+/// The two operands of a signed or unsigned min or max, with which of the
+/// four it is; nullopt for other operations.
+struct MinMax {
+  Value lhs, rhs;
+  bool isMin;
+  bool isSigned;
+};
+std::optional<MinMax> matchMinMax(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumOperands() != 2)
+    return std::nullopt;
+  auto make = [&](bool isMin, bool isSigned) {
+    return MinMax{def->getOperand(0), def->getOperand(1), isMin, isSigned};
+  };
+  if (isa<LLVM::SMinOp, arith::MinSIOp>(def))
+    return make(true, true);
+  if (isa<LLVM::SMaxOp, arith::MaxSIOp>(def))
+    return make(false, true);
+  if (isa<LLVM::UMinOp, arith::MinUIOp>(def))
+    return make(true, false);
+  if (isa<LLVM::UMaxOp, arith::MaxUIOp>(def))
+    return make(false, false);
+  return std::nullopt;
+}
+
+/// LLVM's instcombine folds `tx > r && tx < N - r` into `r < smin(tx, N -
+/// tx)`, which no single thread-index range describes. Comparing with a
+/// min or max is a conjunction or disjunction of two comparisons (`x <
+/// min(a, b)` is `x < a && x < b`, `x > min(a, b)` is `x > a || x > b`, and
+/// dually for max), each of which may split the loop: rewrite the
+/// comparisons of `loop` whose min or max involves a thread index.
+void expandMinMaxComparisons(scf::ParallelOp loop,
+                             const ThreadIndexMatcher &matcher) {
+  SmallVector<LLVM::ICmpOp> comparisons;
+  loop.getBody()->walk([&](LLVM::ICmpOp cmp) { comparisons.push_back(cmp); });
+  for (LLVM::ICmpOp cmp : comparisons) {
+    using P = LLVM::ICmpPredicate;
+    P pred = cmp.getPredicate();
+    if (pred == P::eq || pred == P::ne)
+      continue;
+    bool isSigned = pred == P::slt || pred == P::sle || pred == P::sgt ||
+                    pred == P::sge;
+    bool isLess = pred == P::slt || pred == P::sle || pred == P::ult ||
+                  pred == P::ule;
+    for (unsigned side : {1u, 0u}) {
+      std::optional<MinMax> minMax = matchMinMax(cmp->getOperand(side));
+      if (!minMax || minMax->isSigned != isSigned)
+        continue;
+      Signedness signedness =
+          isSigned ? Signedness::Signed : Signedness::Unsigned;
+      if (!matcher.match(minMax->lhs, signedness) &&
+          !matcher.match(minMax->rhs, signedness))
+        continue;
+      // x p min(a, b) with the min on the right: `<` is a conjunction for
+      // min, a disjunction for max; the min on the left reverses `<`.
+      bool minMaxIsGreaterSide = (side == 1) == isLess;
+      bool conjunction = minMaxIsGreaterSide == minMax->isMin;
+      OpBuilder b(cmp);
+      Value other = cmp->getOperand(1 - side);
+      auto compare = [&](Value part) -> Value {
+        return side == 1 ? LLVM::ICmpOp::create(b, cmp.getLoc(), pred, other,
+                                                part)
+                         : LLVM::ICmpOp::create(b, cmp.getLoc(), pred, part,
+                                                other);
+      };
+      Value first = compare(minMax->lhs), second = compare(minMax->rhs);
+      Value combined =
+          conjunction
+              ? LLVM::AndOp::create(b, cmp.getLoc(), first, second).getResult()
+              : LLVM::OrOp::create(b, cmp.getLoc(), first, second).getResult();
+      cmp.getResult().replaceAllUsesWith(combined);
+      cmp.erase();
+      break;
+    }
+  }
 }
 
 /// The i1 leaves of the and/or/xor tree computing `condition`.
@@ -797,6 +890,7 @@ struct SplitThreadIndexSetsPass
       });
       for (scf::IndexSwitchOp switchOp : switches)
         convertSwitchToIfChain(switchOp);
+      expandMinMaxComparisons(loop, matcher);
       ThreadLoopSplitter(maxPieces).run(loop);
     }
   }

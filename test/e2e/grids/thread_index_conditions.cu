@@ -184,11 +184,21 @@ __global__ void switchKernel(int *out) {
   }
 }
 
-// 6. Bounds from a kernel argument (k may be negative).
+// 6. Bounds from a kernel argument (k may be negative); mirrored thread
+// indices (`63 - tx`) and comparisons with a min or max of thread
+// expressions (pathfinder's `tx > k && tx < 63 - k`, which LLVM folds into
+// `k < smin(tx, 63 - tx)`).
+__host__ __device__ inline int imin(int a, int b) { return a < b ? a : b; }
+__host__ __device__ inline int imax(int a, int b) { return a > b ? a : b; }
 #define ARG_CONDS(X)                                                          \
   X(0, (int)tx < k) X(1, tx < (unsigned)k) /* k < 0: huge unsigned bound */   \
   X(2, (int)tx >= k - 2 && (int)tx <= k) X(3, (int)tx == k)                   \
-  X(4, (int)tx > k) X(5, tx - (unsigned)k < 3u) X(6, (int)tx + k >= 4)
+  X(4, (int)tx > k) X(5, tx - (unsigned)k < 3u) X(6, (int)tx + k >= 4)        \
+  X(7, (int)tx > k && (int)tx < 63 - k) X(8, 63 - (int)tx < k)                \
+  X(9, k <= imin((int)tx, 40 - (int)tx))                                      \
+  X(10, (int)tx < k || 50 - (int)tx > k)                                      \
+  X(11, imax((int)tx, 30 - (int)tx) < k)
+#define ARG_PLANES 12
 
 __global__ void argBound(int *out, int k) {
   __shared__ int sh[128];
@@ -364,14 +374,15 @@ int main(int argc, char **argv) {
     compare("switch", block, out, want);
   }
 
-  // 6. The same kernel with bounds 0, 1, bd-1, bd, bd+5 and -3.
+  // 6. The same kernel with bounds 0, 1, 5, 20, 31, 32, bd-1, bd, bd+5
+  // and -3.
   for (int block : {64, rt}) {
     const unsigned blocks = 2, total = blocks * block;
-    for (int k : {0, 1, block - 1, block, block + 5, -3}) {
-      int *out = devFill(7 * total, kSentinel);
+    for (int k : {0, 1, 5, 20, 31, 32, block - 1, block, block + 5, -3}) {
+      int *out = devFill(ARG_PLANES * total, kSentinel);
       if (block == 64) argBound<<<blocks, 64>>>(out, k);
       else argBound<<<blocks, block>>>(out, k);
-      std::vector<int> want(7 * total, kSentinel);
+      std::vector<int> want(ARG_PLANES * total, kSentinel);
       for (unsigned gi = 0; gi < total; ++gi) {
         unsigned tx = gi % block;
         int val = (int)(gi - tx + block - 1 - tx) * 7;
