@@ -49,6 +49,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetOperations.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -1017,39 +1018,29 @@ private:
     SmallVector<bool> forwardedUniform(condition.getArgs().size(), true);
     for (bool changed = true; changed;) {
       changed = false;
-      DenseSet<Value> assumed;
-      for (auto [arg, uniform] :
-           llvm::zip(beforeBlock.getArguments(), carriedUniform))
-        if (uniform)
-          assumed.insert(arg);
+      DenseSet<Value> assumed =
+          flaggedValues(beforeBlock.getArguments(), carriedUniform);
       DenseMap<Value, bool> cache;
-      for (auto [arg, forwarded, uniform] :
-           llvm::zip(afterBlock.getArguments(), condition.getArgs(),
-                     forwardedUniform)) {
-        if (uniform && !isLoopInvariant(forwarded, whileOp, assumed, cache)) {
-          uniform = false;
-          changed = true;
-        }
-        if (uniform)
-          assumed.insert(arg);
-      }
-      for (auto [next, uniform] :
-           llvm::zip(yield->getOperands(), carriedUniform))
-        if (uniform && !isLoopInvariant(next, whileOp, assumed, cache)) {
-          uniform = false;
-          changed = true;
-        }
+      auto demote = [&](ValueRange values, SmallVector<bool> &uniform) {
+        for (auto [value, isUniform] : llvm::zip(values, uniform))
+          if (isUniform && !isLoopInvariant(value, whileOp, assumed, cache)) {
+            isUniform = false;
+            changed = true;
+          }
+      };
+      // The condition's region sees only the `before` arguments, what the
+      // loop carries on only the `after` ones.
+      demote(condition.getArgs(), forwardedUniform);
+      llvm::set_union(assumed, flaggedValues(afterBlock.getArguments(),
+                                             forwardedUniform));
+      demote(yield->getOperands(), carriedUniform);
     }
-    {
-      DenseSet<Value> assumed;
-      for (auto [arg, uniform] :
-           llvm::zip(beforeBlock.getArguments(), carriedUniform))
-        if (uniform)
-          assumed.insert(arg);
-      DenseMap<Value, bool> cache;
-      if (!isLoopInvariant(condition.getCondition(), whileOp, assumed, cache))
-        return false;
-    }
+    DenseMap<Value, bool> cache;
+    if (!isLoopInvariant(condition.getCondition(), whileOp,
+                         flaggedValues(beforeBlock.getArguments(),
+                                       carriedUniform),
+                         cache))
+      return false;
 
     Location loc = whileOp.getLoc();
     auto loop = scf::WhileOp::create(
@@ -1085,6 +1076,16 @@ private:
     }
     bindMixed(whileOp.getResults(), loop.getResults(), forwardedUniform);
     return true;
+  }
+
+  /// The values of `values` whose flag in `flags` is set.
+  static DenseSet<Value> flaggedValues(ValueRange values,
+                                       ArrayRef<bool> flags) {
+    DenseSet<Value> result;
+    for (auto [value, flag] : llvm::zip(values, flags))
+      if (flag)
+        result.insert(value);
+    return result;
   }
 
   /// Whether `value`, used in `loop`'s regions, is the same in every lane
