@@ -165,6 +165,12 @@ bool isSafeToSpeculate(Operation *op) {
 // Eligibility
 //===----------------------------------------------------------------------===//
 
+/// The element types a lane-varying value may have in vector form.
+bool isVectorElementType(Type type) {
+  return isa<FloatType>(type) ||
+         (isa<IntegerType>(type) && type.getIntOrFloatBitWidth() <= 64);
+}
+
 /// Decides whether a thread loop can run as interleaved warps: no block
 /// barriers, only single-block regions, only primitives this pass
 /// implements, and lane-invariant control around every primitive.
@@ -183,6 +189,10 @@ public:
       if (auto kind = getWarpPrimitiveKind(op)) {
         hasPrimitive = true;
         if (!isInterleavable(*kind))
+          return WalkResult::interrupt();
+        // Shuffled values live as vectors (NVVM's shfl.sync is i32 or f32).
+        if (isShuffle(*kind) &&
+            !isVectorElementType(primitiveArguments(op)[1].getType()))
           return WalkResult::interrupt();
         groupLanes = std::max(groupLanes, exchangeGroupLanes(op, *kind));
       }
@@ -260,12 +270,6 @@ private:
 
 Value constI32(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
-}
-
-/// The element types a lane-varying value may have in vector form.
-bool isVectorElementType(Type type) {
-  return isa<FloatType>(type) ||
-         (isa<IntegerType>(type) && type.getIntOrFloatBitWidth() <= 64);
 }
 
 /// Elementwise operations that accept vectors of their scalar types.
@@ -700,12 +704,7 @@ private:
       if ((active.empty() && !hasVectorForm(load.getAddr())) ||
           !isPlainAccess(load, bytes))
         return false;
-      Value passThrough =
-          LLVM::ZeroOp::create(b, loc, VectorType::get({width}, type));
-      vectors[load.getResult()] = LLVM::masked_gather::create(
-          b, loc, passThrough.getType(), vectorOf(load.getAddr()),
-          active.empty() ? allLanes(loc) : laneVector(loc, active),
-          ValueRange{passThrough}, load.getAlignment().value_or(bytes));
+      emitGather(load, vectorOf(load.getAddr()), bytes);
       return true;
     }
     if (offsets->isUniform()) {
@@ -716,18 +715,12 @@ private:
         mapResults(i, load, clone->getResults());
       return true;
     }
-    unsigned alignment = load.getAlignment().value_or(bytes);
     unsigned run = offsets->contiguousRun(bytes, kMinVectorRun);
     if (!run) {
-      Value mask = active.empty() ? allLanes(loc) : laneVector(loc, active);
-      Value passThrough =
-          LLVM::ZeroOp::create(b, loc, VectorType::get({width}, type));
-      vectors[load.getResult()] = LLVM::masked_gather::create(
-          b, loc, passThrough.getType(),
-          laneAddresses(loc, load.getAddr(), *offsets), mask,
-          ValueRange{passThrough}, alignment);
+      emitGather(load, laneAddresses(loc, load.getAddr(), *offsets), bytes);
       return true;
     }
+    unsigned alignment = load.getAlignment().value_or(bytes);
     auto runType = VectorType::get({run}, type);
     SmallVector<Value> parts;
     for (unsigned start = 0; start < width; start += run) {
@@ -761,9 +754,7 @@ private:
       if ((active.empty() && !hasVectorForm(store.getAddr())) ||
           !isPlainAccess(store, bytes))
         return false;
-      LLVM::masked_scatter::create(
-          b, loc, vectorOf(value), vectorOf(store.getAddr()),
-          active.empty() ? allLanes(loc) : laneVector(loc, active), alignment);
+      emitScatter(store, vectorOf(store.getAddr()), alignment);
       return true;
     }
     unsigned run = offsets->contiguousRun(bytes, kMinVectorRun);
@@ -775,11 +766,8 @@ private:
       return true;
     }
     if (!run) {
-      // Lanes store in lane order, as the scatter does where addresses
-      // coincide.
-      LLVM::masked_scatter::create(
-          b, loc, vectorOf(value), laneAddresses(loc, store.getAddr(), *offsets),
-          active.empty() ? allLanes(loc) : laneVector(loc, active), alignment);
+      emitScatter(store, laneAddresses(loc, store.getAddr(), *offsets),
+                  alignment);
       return true;
     }
     Value vector = vectorOf(value);
@@ -810,12 +798,39 @@ private:
     auto distanceType = VectorType::get({width}, b.getI64Type());
     SmallVector<int64_t> distances;
     for (int64_t offset : offsets.offsets)
-      distances.push_back(int64_t(uint64_t(offset) - uint64_t(offsets.offsets[0])));
+      distances.push_back(
+          int64_t(uint64_t(offset) - uint64_t(offsets.offsets[0])));
     Value distance = LLVM::ConstantOp::create(
-        b, loc, distanceType, DenseElementsAttr::get(distanceType, ArrayRef(distances)));
+        b, loc, distanceType,
+        DenseElementsAttr::get(distanceType, ArrayRef(distances)));
     return LLVM::GEPOp::create(
         b, loc, VectorType::get({width}, address.getType()), b.getI8Type(),
         at(0, address), ValueRange{distance});
+  }
+
+  /// `load` for every active lane through the vector of the lanes'
+  /// pointers `addresses`: one (masked) gather, zero for inactive lanes.
+  void emitGather(LLVM::LoadOp load, Value addresses, int64_t bytes) {
+    Location loc = load.getLoc();
+    Value passThrough =
+        LLVM::ZeroOp::create(b, loc, VectorType::get({width}, load.getType()));
+    vectors[load.getResult()] = LLVM::masked_gather::create(
+        b, loc, passThrough.getType(), addresses, activeMask(loc),
+        ValueRange{passThrough}, load.getAlignment().value_or(bytes));
+  }
+
+  /// `store` for every active lane through the vector of the lanes'
+  /// pointers `addresses`: one (masked) scatter, which stores in lane order
+  /// where addresses coincide, as the lanes one after the other would.
+  void emitScatter(LLVM::StoreOp store, Value addresses, unsigned alignment) {
+    LLVM::masked_scatter::create(b, store.getLoc(), vectorOf(store.getValue()),
+                                 addresses, activeMask(store.getLoc()),
+                                 alignment);
+  }
+
+  /// The lanes that run side effects here, as a vector of i1.
+  Value activeMask(Location loc) {
+    return active.empty() ? allLanes(loc) : laneVector(loc, active);
   }
 
   /// Every lane of the group set.
@@ -1050,8 +1065,9 @@ private:
         mixedTypes(whileOp.getInits().getTypes(), carriedUniform);
     SmallVector<Type> afterTypes =
         mixedTypes(whileOp.getResultTypes(), forwardedUniform);
-    Block *before = b.createBlock(&loop.getBefore(), {}, beforeTypes,
-                                  SmallVector<Location>(beforeTypes.size(), loc));
+    Block *before =
+        b.createBlock(&loop.getBefore(), {}, beforeTypes,
+                      SmallVector<Location>(beforeTypes.size(), loc));
     Block *after = b.createBlock(&loop.getAfter(), {}, afterTypes,
                                  SmallVector<Location>(afterTypes.size(), loc));
     b.setInsertionPointAfter(loop);
@@ -1498,18 +1514,6 @@ private:
     return unsigned(source);
   }
 
-  /// The same computation on runtime operands: {source lane in the group,
-  /// valid}.
-  std::pair<Value, Value> shuffleSource(Location loc, WarpIntrinsicKind kind,
-                                        unsigned laneIndex, Value bValue,
-                                        Value cValue) {
-    auto [source, valid] = buildShuffleSource(
-        b, loc, kind, constI32(b, loc, laneIndex), bValue, cValue);
-    // An invalid source may lie outside the vector; it is not read.
-    return {arith::AndIOp::create(b, loc, source, constI32(b, loc, width - 1)),
-            valid};
-  }
-
   /// Lane i's constant source lane, or nullopt if lane i's operands are
   /// not constants.
   std::optional<unsigned> constantSource(WarpIntrinsicKind kind, unsigned i,
@@ -1543,68 +1547,28 @@ private:
     Value activeLanes = active.empty() ? Value() : laneVector(loc, active);
     Value existingLanes =
         existing.empty() ? Value() : laneVector(loc, existing);
-    if (sources.size() == width && isVectorElementType(value.getType())) {
-      Value vector = vectorOf(value);
-      Value result = permuteHalfOfWide(loc, value, sources);
-      if (!result)
-        result = LLVM::ShuffleVectorOp::create(b, loc, vector, vector, sources);
-      if (activeLanes) {
-        Value fallback = inactiveSourceValue(
-            loc,
-            existingLanes ? LLVM::ShuffleVectorOp::create(
-                                b, loc, existingLanes, existingLanes, sources)
-                          : Value(),
-            vector);
-        result = arith::SelectOp::create(
-            b, loc,
-            LLVM::ShuffleVectorOp::create(b, loc, activeLanes, activeLanes,
-                                          sources),
-            result, fallback);
-      }
-      vectors[op->getResult(0)] = result;
-      return;
-    }
-    if (sources.size() != width && isVectorElementType(value.getType()))
+    // shfl.sync moves i32 or f32 values (EligibilityCheck): vector elements.
+    if (sources.size() != width)
       return emitRuntimeShuffle(op, kind, value, bOperand, cOperand,
                                 activeLanes, existingLanes);
-    for (unsigned i = 0; i < width; ++i) {
-      APInt bConst, cConst;
-      Value result;
-      if (matchPattern(at(i, bOperand), m_ConstantInt(&bConst)) &&
-          matchPattern(at(i, cOperand), m_ConstantInt(&cConst))) {
-        unsigned source = shuffleSource(kind, i, int32_t(bConst.getSExtValue()),
-                                        int32_t(cConst.getSExtValue()))
-                              .value_or(i);
-        result = at(source, value);
-        if (activeLanes && source != i) {
-          Value fallback = inactiveSourceValue(
-              loc, existing.empty() ? Value() : existing[source],
-              at(i, value));
-          result = arith::SelectOp::create(b, loc, active[source], result,
-                                           fallback);
-        }
-      } else {
-        auto [source, valid] =
-            shuffleSource(loc, kind, i, at(i, bOperand), at(i, cOperand));
-        Value own = at(i, value);
-        result =
-            LLVM::ExtractElementOp::create(b, loc, vectorOf(value), source);
-        if (activeLanes) {
-          Value fallback = inactiveSourceValue(
-              loc,
-              existingLanes ? LLVM::ExtractElementOp::create(
-                                  b, loc, existingLanes, source)
-                            : Value(),
-              own);
-          result = arith::SelectOp::create(
-              b, loc,
-              LLVM::ExtractElementOp::create(b, loc, activeLanes, source),
-              result, fallback);
-        }
-        result = arith::SelectOp::create(b, loc, valid, result, own);
-      }
-      lanes[i].map(op->getResult(0), result);
+    Value vector = vectorOf(value);
+    Value result = permuteHalfOfWide(loc, value, sources);
+    if (!result)
+      result = LLVM::ShuffleVectorOp::create(b, loc, vector, vector, sources);
+    if (activeLanes) {
+      Value fallback = inactiveSourceValue(
+          loc,
+          existingLanes ? LLVM::ShuffleVectorOp::create(
+                              b, loc, existingLanes, existingLanes, sources)
+                        : Value(),
+          vector);
+      result = arith::SelectOp::create(
+          b, loc,
+          LLVM::ShuffleVectorOp::create(b, loc, activeLanes, activeLanes,
+                                        sources),
+          result, fallback);
     }
+    vectors[op->getResult(0)] = result;
   }
 
   /// A shuffle whose source lanes are known only at run time (a lane
@@ -1619,10 +1583,10 @@ private:
                           Value existingLanes) {
     Location loc = op->getLoc();
     auto indexType = VectorType::get({width}, b.getI32Type());
+    SmallVector<int32_t> laneNumbers =
+        llvm::to_vector(llvm::seq<int32_t>(0, width));
     Value laneIds = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(
-            indexType, ArrayRef(llvm::to_vector(llvm::seq<int32_t>(0, width)))));
+        b, loc, DenseElementsAttr::get(indexType, ArrayRef(laneNumbers)));
     auto [source, valid] = buildShuffleSource(
         b, loc, kind, laneIds, vectorOf(bOperand), vectorOf(cOperand));
     // An invalid source may lie outside the group; it is not read.
@@ -1637,8 +1601,8 @@ private:
       Value fallback = inactiveSourceValue(
           loc, existingLanes ? permute(loc, existingLanes, source) : Value(),
           own);
-      result = arith::SelectOp::create(b, loc, permute(loc, activeLanes, source),
-                                       result, fallback);
+      result = arith::SelectOp::create(
+          b, loc, permute(loc, activeLanes, source), result, fallback);
     }
     vectors[op->getResult(0)] =
         arith::SelectOp::create(b, loc, valid, result, own);
@@ -1651,8 +1615,8 @@ private:
     auto type = cast<VectorType>(vector.getType());
     if (type.getElementType().isInteger(1)) {
       auto byteType = VectorType::get({width}, b.getI8Type());
-      Value bytes = permute(loc, arith::ExtUIOp::create(b, loc, byteType, vector),
-                            source);
+      Value bytes = permute(
+          loc, arith::ExtUIOp::create(b, loc, byteType, vector), source);
       return arith::TruncIOp::create(b, loc, type, bytes);
     }
     Type elementType = type.getElementType();
