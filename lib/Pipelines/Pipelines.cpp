@@ -59,6 +59,12 @@ void respec::buildNVPTXLoweringPipeline(OpPassManager &pm,
 
 void respec::buildCPULoweringPipeline(OpPassManager &pm,
                                       const CPUPipelineOptions &options) {
+  buildCPUParallelPipeline(pm, options);
+  buildCPUToLLVMPipeline(pm);
+}
+
+void respec::buildCPUParallelPipeline(OpPassManager &pm,
+                                      const CPUPipelineOptions &options) {
   // Barrier-free kernels in the thread loop, as kernels with barriers are:
   // their bounds checks and `?:` on thread indices split like branches.
   if (options.structureBarrierFreeKernels)
@@ -139,6 +145,9 @@ void respec::buildCPULoweringPipeline(OpPassManager &pm,
   if (options.freezeBlockIndices)
     pm.addPass(createFreezeBlockIndicesPass());
   pm.addPass(createEmitModuleTablePass());
+}
+
+void respec::buildCPUToLLVMPipeline(OpPassManager &pm) {
   // Blocks run on all cores: the grid loop becomes an OpenMP worksharing
   // loop; everything left of scf/arith/index then lowers to LLVM dialect.
   pm.addPass(createConvertSCFToOpenMPPass());

@@ -343,3 +343,107 @@ func.func @mixed_signedness_min(%p: !llvm.ptr) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+// A wavefront's `if (j >= 0 && j < 16)` with `j = k - tx` reaches respec as
+// the unsigned range check `(k - tx) ult 16`, whose subtraction wraps as an
+// unsigned one: it splits as `k - tx >= 0 && k - tx < 16`. With k = 20,
+// threads 5..15 run the store, with no test left.
+// CHECK-LABEL: func.func @unsigned_range_check(
+// CHECK: scf.parallel (%{{.*}}) = (%c5{{.*}}) to (%c16{{.*}})
+// CHECK-NOT: llvm.icmp
+// CHECK-NOT: scf.if
+// CHECK: llvm.store
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NOT: llvm.store
+// CHECK: return
+func.func @unsigned_range_check(%p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c16) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %t64 = llvm.zext nneg %ti : i32 to i64
+      %k = llvm.mlir.constant(20 : i64) : i64
+      %width = llvm.mlir.constant(16 : i64) : i64
+      %j = llvm.sub %k, %t64 overflow<nsw> : i64
+      %inside = llvm.icmp "ult" %j, %width : i64
+      scf.if %inside {
+        %v = llvm.mlir.constant(1.0 : f32) : f32
+        %q = llvm.getelementptr %p[%t64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %v, %q : f32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// The same check written `16 ugt (k - tx)` and its complement `(k - tx) ugt
+// 15` (outside the wavefront), with k a block-level value: each splits the
+// loop at run-time bounds, and no piece keeps a test.
+// CHECK-LABEL: func.func @unsigned_range_check_outside(
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @unsigned_range_check_outside(%p: !llvm.ptr, %k: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c16) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %t64 = llvm.zext nneg %ti : i32 to i64
+      %width = llvm.mlir.constant(16 : i64) : i64
+      %last = llvm.mlir.constant(15 : i64) : i64
+      %j = llvm.sub %k, %t64 overflow<nsw> : i64
+      %inside = llvm.icmp "ugt" %width, %j : i64
+      %outside = llvm.icmp "ugt" %j, %last : i64
+      %q = llvm.getelementptr %p[%t64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      scf.if %inside {
+        %v = llvm.mlir.constant(1.0 : f32) : f32
+        llvm.store %v, %q : f32, !llvm.ptr
+      }
+      scf.if %outside {
+        %v = llvm.mlir.constant(2.0 : f32) : f32
+        llvm.store %v, %q : f32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Left alone: against a negative bound (a huge unsigned number) the
+// unsigned test is no signed range.
+// CHECK-LABEL: func.func @unsigned_check_negative_bound(
+// CHECK: llvm.icmp "ult"
+// CHECK: scf.if
+func.func @unsigned_check_negative_bound(%p: !llvm.ptr, %k: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c16) step (%c1) {
+      %ti = arith.index_castui %t : index to i32
+      %t64 = llvm.zext nneg %ti : i32 to i64
+      %bound = llvm.mlir.constant(-4 : i64) : i64
+      %j = llvm.sub %k, %t64 overflow<nsw> : i64
+      %inside = llvm.icmp "ult" %j, %bound : i64
+      scf.if %inside {
+        %v = llvm.mlir.constant(1.0 : f32) : f32
+        llvm.store %v, %p : f32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

@@ -5,6 +5,7 @@
 // FILES-DAG: keep.o
 // FILES-DAG: keep.device.ll
 // FILES-DAG: keep.parallel.mlir
+// FILES-DAG: keep.cpu.mlir
 // FILES-DAG: keep.cpu.ll
 // FILES-DAG: keep.cpu-unoptimized.ll
 // RUN: FileCheck %s --check-prefix=DEVICE < %t.dir/keep.device.ll
@@ -14,6 +15,13 @@
 // PARALLEL: llvm.func @__respec_launch._Z6squarePi(
 // PARALLEL: {respec.parallel_level = "block"}
 // PARALLEL: {respec.parallel_level = "grid"}
+// The parallel IR after the CPU optimizations: no barrier left, the grid
+// loop not yet an OpenMP loop.
+// RUN: FileCheck %s --check-prefix=CPUMLIR < %t.dir/keep.cpu.mlir
+// CPUMLIR: llvm.func @__respec_launch._Z6squarePi(
+// CPUMLIR-NOT: respec.barrier
+// CPUMLIR-NOT: omp.
+// CPUMLIR: {respec.parallel_level = "grid"}
 // RUN: FileCheck %s --check-prefix=CPU < %t.dir/keep.cpu.ll
 // CPU-NOT: target triple = "nvptx
 // CPU-DAG: define {{.*}}@__respec_launch._Z6squarePi(

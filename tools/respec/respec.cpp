@@ -267,7 +267,15 @@ Driver::lowerForCPU(std::unique_ptr<Module> device, LLVMContext &llvmContext,
                                    : getThreadVectorLanes(pipeline.vectorBits);
   if (!configureTuning(pipeline.tuning))
     return nullptr;
-  if (failed(runCPULoweringPipeline(*module, pipeline)))
+  auto keepParallelStage = [&](mlir::ModuleOp lowered) {
+    writeText(intermediatePath(source, "cpu.mlir"),
+              [&](raw_ostream &os) { lowered->print(os); });
+  };
+  if (failed(runCPULoweringPipeline(
+          *module, pipeline,
+          options.keepIntermediates
+              ? llvm::function_ref<void(mlir::ModuleOp)>(keepParallelStage)
+              : nullptr)))
     return nullptr;
   std::unique_ptr<Module> deviceCode =
       translateToCPUModule(*module, llvmContext, target, options.deviceCPU,

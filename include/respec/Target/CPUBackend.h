@@ -29,9 +29,12 @@ importDeviceModule(std::unique_ptr<llvm::Module> device,
 
 /// Runs `pipeline` (raise, or CPU lowering) on `module`.
 mlir::LogicalResult runRaisePipeline(mlir::ModuleOp module);
-mlir::LogicalResult
-runCPULoweringPipeline(mlir::ModuleOp module,
-                       const mlir::respec::CPUPipelineOptions &options);
+/// `afterParallelStage`, if given, sees the module once the parallel
+/// optimizations are done and before the grid loops become OpenMP (what
+/// --keep writes as X.cpu.mlir).
+mlir::LogicalResult runCPULoweringPipeline(
+    mlir::ModuleOp module, const mlir::respec::CPUPipelineOptions &options,
+    llvm::function_ref<void(mlir::ModuleOp)> afterParallelStage = {});
 
 /// Translates lowered device code to an LLVM module for the host target;
 /// device functions are compiled for `deviceCPU` ("native" = this machine).

@@ -125,9 +125,17 @@ struct CPUPipelineOptions {
 
 /// Adds the passes that lower the parallel IR to LLVM dialect for the CPU
 /// (barriers removed, OpenMP over blocks, serial thread loops), ready for
-/// translation.
+/// translation: buildCPUParallelPipeline, then buildCPUToLLVMPipeline.
 void buildCPULoweringPipeline(OpPassManager &pm,
                               const CPUPipelineOptions &options = {});
+
+/// The first stage of the CPU lowering: the parallel optimizations, up to
+/// the barrier-free kernels whose grid loops are still scf.parallel.
+void buildCPUParallelPipeline(OpPassManager &pm,
+                              const CPUPipelineOptions &options = {});
+
+/// The second stage: grid loops to OpenMP, everything to LLVM dialect.
+void buildCPUToLLVMPipeline(OpPassManager &pm);
 
 /// Adds the passes that turn the parallel IR into NVVM kernels in LLVM
 /// dialect (one per grid loop), ready for translation to NVPTX LLVM IR.

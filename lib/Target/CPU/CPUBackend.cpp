@@ -142,10 +142,18 @@ LogicalResult runRaisePipeline(ModuleOp module) {
 
 LogicalResult
 runCPULoweringPipeline(ModuleOp module,
-                       const mlir::respec::CPUPipelineOptions &options) {
-  return runPipeline(module, [&](OpPassManager &pm) {
-    mlir::respec::buildCPULoweringPipeline(pm, options);
-  });
+                       const mlir::respec::CPUPipelineOptions &options,
+                       llvm::function_ref<void(ModuleOp)> afterParallelStage) {
+  if (!afterParallelStage)
+    return runPipeline(module, [&](OpPassManager &pm) {
+      mlir::respec::buildCPULoweringPipeline(pm, options);
+    });
+  if (failed(runPipeline(module, [&](OpPassManager &pm) {
+        mlir::respec::buildCPUParallelPipeline(pm, options);
+      })))
+    return failure();
+  afterParallelStage(module);
+  return runPipeline(module, mlir::respec::buildCPUToLLVMPipeline);
 }
 
 /// The CPU name and feature string `cpu` ("native" = this machine's, with

@@ -378,6 +378,57 @@ void expandMinMaxComparisons(scf::ParallelOp loop,
   }
 }
 
+/// A range check `(unsigned)(x) < C` on a signed thread expression `x` (clang
+/// folds `x >= 0 && x < C` into it): with `C` a non-negative constant, `x
+/// ult C` is `x sge 0 && x slt C`, and `x ugt C` is `x slt 0 || x sgt C` (a
+/// negative x reads as a huge unsigned number). Each half may split the
+/// loop, where the unsigned form does not match: `x` (`k - tx`) has no
+/// unsigned no-wrap guarantee. Rewrites such comparisons of `loop`.
+void expandUnsignedRangeChecks(scf::ParallelOp loop,
+                               const ThreadIndexMatcher &matcher) {
+  SmallVector<LLVM::ICmpOp> comparisons;
+  loop.getBody()->walk([&](LLVM::ICmpOp cmp) { comparisons.push_back(cmp); });
+  for (LLVM::ICmpOp cmp : comparisons) {
+    using P = LLVM::ICmpPredicate;
+    P pred = cmp.getPredicate();
+    if (pred != P::ult && pred != P::ule && pred != P::ugt && pred != P::uge)
+      continue;
+    for (unsigned side : {1u, 0u}) {
+      Value bound = cmp->getOperand(side), thread = cmp->getOperand(1 - side);
+      APInt constant;
+      if (!matchPattern(bound, m_ConstantInt(&constant)) ||
+          constant.isNegative() || !matcher.match(thread, Signedness::Signed) ||
+          matcher.match(thread, Signedness::Unsigned))
+        continue;
+      // thread p bound, with the thread on the left.
+      P p = pred;
+      if (side == 0)
+        p = pred == P::ult   ? P::ugt
+            : pred == P::ule ? P::uge
+            : pred == P::ugt ? P::ult
+                             : P::ule;
+      bool inRange = p == P::ult || p == P::ule;
+      P signedPred = p == P::ult   ? P::slt
+                     : p == P::ule ? P::sle
+                     : p == P::ugt ? P::sgt
+                                   : P::sge;
+      OpBuilder b(cmp);
+      Location loc = cmp.getLoc();
+      Value zero = LLVM::ConstantOp::create(
+          b, loc, b.getIntegerAttr(thread.getType(), 0));
+      Value sign = LLVM::ICmpOp::create(b, loc, inRange ? P::sge : P::slt,
+                                        thread, zero);
+      Value limit = LLVM::ICmpOp::create(b, loc, signedPred, thread, bound);
+      Value combined =
+          inRange ? LLVM::AndOp::create(b, loc, sign, limit).getResult()
+                  : LLVM::OrOp::create(b, loc, sign, limit).getResult();
+      cmp.getResult().replaceAllUsesWith(combined);
+      cmp.erase();
+      break;
+    }
+  }
+}
+
 /// The i1 leaves of the and/or/xor tree computing `condition`.
 void collectConditionLeaves(Value condition, SmallVectorImpl<Value> &leaves,
                             unsigned depth = 0) {
@@ -891,6 +942,7 @@ struct SplitThreadIndexSetsPass
       for (scf::IndexSwitchOp switchOp : switches)
         convertSwitchToIfChain(switchOp);
       expandMinMaxComparisons(loop, matcher);
+      expandUnsignedRangeChecks(loop, matcher);
       ThreadLoopSplitter(maxPieces).run(loop);
     }
   }

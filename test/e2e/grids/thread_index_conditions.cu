@@ -185,9 +185,10 @@ __global__ void switchKernel(int *out) {
 }
 
 // 6. Bounds from a kernel argument (k may be negative); mirrored thread
-// indices (`63 - tx`) and comparisons with a min or max of thread
+// indices (`63 - tx`), comparisons with a min or max of thread
 // expressions (pathfinder's `tx > k && tx < 63 - k`, which LLVM folds into
-// `k < smin(tx, 63 - tx)`).
+// `k < smin(tx, 63 - tx)`) and unsigned range checks on `k - tx` (a
+// wavefront's `j >= 0 && j < 16`, folded into `(unsigned)j < 16`).
 __host__ __device__ inline int imin(int a, int b) { return a < b ? a : b; }
 __host__ __device__ inline int imax(int a, int b) { return a > b ? a : b; }
 #define ARG_CONDS(X)                                                          \
@@ -197,8 +198,10 @@ __host__ __device__ inline int imax(int a, int b) { return a > b ? a : b; }
   X(7, (int)tx > k && (int)tx < 63 - k) X(8, 63 - (int)tx < k)                \
   X(9, k <= imin((int)tx, 40 - (int)tx))                                      \
   X(10, (int)tx < k || 50 - (int)tx > k)                                      \
-  X(11, imax((int)tx, 30 - (int)tx) < k)
-#define ARG_PLANES 12
+  X(11, imax((int)tx, 30 - (int)tx) < k)                                     \
+  X(12, k - (int)tx >= 0 && k - (int)tx < 16)                                 \
+  X(13, (unsigned)(k - (int)tx) < 7u) X(14, (unsigned)(k - (int)tx) > 9u)
+#define ARG_PLANES 15
 
 __global__ void argBound(int *out, int k) {
   __shared__ int sh[128];
