@@ -392,6 +392,15 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
         error = true;
       }
       options.threadLanes = lanes;
+    } else if (reader.value(arg, "--prefer-vector-width", value, error)) {
+      unsigned bits = 0;
+      if (StringRef(value).getAsInteger(10, bits) ||
+          (bits != 128 && bits != 256 && bits != 512)) {
+        errs() << "respec: error: --prefer-vector-width=" << value
+               << " is not 128, 256 or 512\n";
+        error = true;
+      }
+      options.preferVectorWidth = bits;
     } else if (reader.value(arg, "--target", value, error)) {
       if (value == "cpu") {
         options.target = TargetKind::CPU;
@@ -489,6 +498,10 @@ Options:
   --thread-lanes=<N>      Threads per vector where thread loops around
                           serial loops run as SIMD lanes (2, 4, ..., 64;
                           default: 16 with AVX-512, else 8)
+  --prefer-vector-width=<N>
+                          Vector width in bits of LLVM's vectorizers in
+                          device code (128, 256, 512; default: the CPU's
+                          widest, 512 with AVX-512)
   --target=cpu|nvptx      Target: this machine's CPU (default) or NVIDIA
                           GPUs (programs, or PTX/cubin with --emit)
   --gpu-arch=sm_XX        NVIDIA GPU for --target=nvptx (default sm_80;

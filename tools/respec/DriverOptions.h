@@ -68,6 +68,9 @@ struct DriverOptions {
   /// Threads per vector of respec-vectorize-thread-loops (--thread-lanes);
   /// 0: from the device CPU's vector width.
   unsigned threadLanes = 0;
+  /// Vector width in bits of LLVM's vectorizers in device code
+  /// (--prefer-vector-width); 0: the device CPU's widest vectors.
+  unsigned preferVectorWidth = 0;
   std::string cudaPath;
   bool cudaPathGiven = false;
   bool printVersion = false;

@@ -279,7 +279,9 @@ Driver::lowerForCPU(std::unique_ptr<Module> device, LLVMContext &llvmContext,
     return nullptr;
   std::unique_ptr<Module> deviceCode =
       translateToCPUModule(*module, llvmContext, target, options.deviceCPU,
-                           options.frontend.debugInfo);
+                           options.frontend.debugInfo,
+                           options.preferVectorWidth ? options.preferVectorWidth
+                                                     : pipeline.vectorBits);
   if (!deviceCode)
     return nullptr;
   if (options.keepIntermediates)

@@ -37,11 +37,13 @@ mlir::LogicalResult runCPULoweringPipeline(
     llvm::function_ref<void(mlir::ModuleOp)> afterParallelStage = {});
 
 /// Translates lowered device code to an LLVM module for the host target;
-/// device functions are compiled for `deviceCPU` ("native" = this machine).
+/// device functions are compiled for `deviceCPU` ("native" = this machine)
+/// and, unless `preferVectorBits` is 0, vectorized with vectors of that
+/// many bits.
 std::unique_ptr<llvm::Module>
 translateToCPUModule(mlir::ModuleOp module, llvm::LLVMContext &context,
                      llvm::TargetMachine &target, llvm::StringRef deviceCPU,
-                     bool keepDebugInfo);
+                     bool keepDebugInfo, unsigned preferVectorBits = 0);
 
 /// Width in bits of the vector registers of `deviceCPU` ("native" = this
 /// machine) on `target`'s architecture: 512 with AVX-512, 256 with AVX,
