@@ -326,6 +326,26 @@ std::optional<MinMax> matchMinMax(Value value) {
   return std::nullopt;
 }
 
+/// The integer comparisons in `loop`'s body, collected before any rewrite.
+SmallVector<LLVM::ICmpOp> collectComparisons(scf::ParallelOp loop) {
+  SmallVector<LLVM::ICmpOp> comparisons;
+  loop.getBody()->walk([&](LLVM::ICmpOp cmp) { comparisons.push_back(cmp); });
+  return comparisons;
+}
+
+/// Replaces `cmp` by `first && second` (`conjunction`) or `first || second`,
+/// two comparisons built in front of it.
+void replaceByPair(LLVM::ICmpOp cmp, bool conjunction, Value first,
+                   Value second) {
+  OpBuilder b(cmp);
+  Value combined =
+      conjunction
+          ? LLVM::AndOp::create(b, cmp.getLoc(), first, second).getResult()
+          : LLVM::OrOp::create(b, cmp.getLoc(), first, second).getResult();
+  cmp.getResult().replaceAllUsesWith(combined);
+  cmp.erase();
+}
+
 /// LLVM's instcombine folds `tx > r && tx < N - r` into `r < smin(tx, N -
 /// tx)`, which no single thread-index range describes. Comparing with a
 /// min or max is a conjunction or disjunction of two comparisons (`x <
@@ -334,9 +354,7 @@ std::optional<MinMax> matchMinMax(Value value) {
 /// comparisons of `loop` whose min or max involves a thread index.
 void expandMinMaxComparisons(scf::ParallelOp loop,
                              const ThreadIndexMatcher &matcher) {
-  SmallVector<LLVM::ICmpOp> comparisons;
-  loop.getBody()->walk([&](LLVM::ICmpOp cmp) { comparisons.push_back(cmp); });
-  for (LLVM::ICmpOp cmp : comparisons) {
+  for (LLVM::ICmpOp cmp : collectComparisons(loop)) {
     using P = LLVM::ICmpPredicate;
     P pred = cmp.getPredicate();
     if (pred == P::eq || pred == P::ne)
@@ -367,12 +385,7 @@ void expandMinMaxComparisons(scf::ParallelOp loop,
                                                 other);
       };
       Value first = compare(minMax->lhs), second = compare(minMax->rhs);
-      Value combined =
-          conjunction
-              ? LLVM::AndOp::create(b, cmp.getLoc(), first, second).getResult()
-              : LLVM::OrOp::create(b, cmp.getLoc(), first, second).getResult();
-      cmp.getResult().replaceAllUsesWith(combined);
-      cmp.erase();
+      replaceByPair(cmp, conjunction, first, second);
       break;
     }
   }
@@ -386,9 +399,7 @@ void expandMinMaxComparisons(scf::ParallelOp loop,
 /// unsigned no-wrap guarantee. Rewrites such comparisons of `loop`.
 void expandUnsignedRangeChecks(scf::ParallelOp loop,
                                const ThreadIndexMatcher &matcher) {
-  SmallVector<LLVM::ICmpOp> comparisons;
-  loop.getBody()->walk([&](LLVM::ICmpOp cmp) { comparisons.push_back(cmp); });
-  for (LLVM::ICmpOp cmp : comparisons) {
+  for (LLVM::ICmpOp cmp : collectComparisons(loop)) {
     using P = LLVM::ICmpPredicate;
     P pred = cmp.getPredicate();
     if (pred != P::ult && pred != P::ule && pred != P::ugt && pred != P::uge)
@@ -419,11 +430,7 @@ void expandUnsignedRangeChecks(scf::ParallelOp loop,
       Value sign = LLVM::ICmpOp::create(b, loc, inRange ? P::sge : P::slt,
                                         thread, zero);
       Value limit = LLVM::ICmpOp::create(b, loc, signedPred, thread, bound);
-      Value combined =
-          inRange ? LLVM::AndOp::create(b, loc, sign, limit).getResult()
-                  : LLVM::OrOp::create(b, loc, sign, limit).getResult();
-      cmp.getResult().replaceAllUsesWith(combined);
-      cmp.erase();
+      replaceByPair(cmp, inRange, sign, limit);
       break;
     }
   }
