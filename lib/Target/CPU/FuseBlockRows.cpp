@@ -423,6 +423,10 @@ private:
     Value cBytes =
         arith::IndexCastUIOp::create(builder, loopLoc, builder.getI64Type(), c);
     for (LLVM::CallOp call : fusion.allocations) {
+      // Storage allocated after this loop (barrier spills placed between
+      // thread loops) is not what it uses, and does not dominate it.
+      if (!call->isBeforeInBlock(loop))
+        continue;
       Value offset = arith::MulIOp::create(
           builder, loopLoc, cBytes,
           arith::IndexCastUIOp::create(builder, loopLoc, builder.getI64Type(),
