@@ -144,15 +144,12 @@ LogicalResult
 runCPULoweringPipeline(ModuleOp module,
                        const mlir::respec::CPUPipelineOptions &options,
                        llvm::function_ref<void(ModuleOp)> afterParallelStage) {
-  if (!afterParallelStage)
-    return runPipeline(module, [&](OpPassManager &pm) {
-      mlir::respec::buildCPULoweringPipeline(pm, options);
-    });
   if (failed(runPipeline(module, [&](OpPassManager &pm) {
         mlir::respec::buildCPUParallelPipeline(pm, options);
       })))
     return failure();
-  afterParallelStage(module);
+  if (afterParallelStage)
+    afterParallelStage(module);
   return runPipeline(module, mlir::respec::buildCPUToLLVMPipeline);
 }
 
