@@ -60,7 +60,7 @@ void respec::buildNVPTXLoweringPipeline(OpPassManager &pm,
 void respec::buildCPULoweringPipeline(OpPassManager &pm,
                                       const CPUPipelineOptions &options) {
   buildCPUParallelPipeline(pm, options);
-  buildCPUToLLVMPipeline(pm);
+  buildCPUToLLVMPipeline(pm, options);
 }
 
 void respec::buildCPUParallelPipeline(OpPassManager &pm,
@@ -72,6 +72,10 @@ void respec::buildCPUParallelPipeline(OpPassManager &pm,
   // Loop counters and exit tests in plain sight for the analyses below.
   if (options.simplifyLoopExits)
     pm.addPass(createSimplifyLoopExitsPass());
+  // Which kernels' blocks may differ in work (the grid's OpenMP schedule),
+  // read from the kernel's own loops and loads, before coarsening adds
+  // remainder loops and barrier lowering keeps values in memory.
+  pm.addPass(createFindUnbalancedGridsPass());
   // Coarsening works on the parallel IR as raised: its SSA form shows which
   // control around barriers is uniform.
   addCoarsenPass(pm, options.coarsening);
@@ -119,6 +123,10 @@ void respec::buildCPUParallelPipeline(OpPassManager &pm,
   pm.addPass(createPredicateDivergentBarriersPass(
       {/*hoistUniform=*/options.hoistUniformBarrierControl}));
   pm.addPass(createExpandReduceBarriersPass());
+  // Thread-private variables loaded and stored in the interval that uses
+  // them: their own storage carries them across barriers, not spills.
+  if (options.promoteAcrossBarriers)
+    pm.addPass(createPromoteAcrossBarriersPass());
   pm.addPass(createLowerBarriersPass(
       {/*minimizeCrossing=*/options.minCutAcrossBarriers}));
   // Branches on the thread index (halo loads, reduction steps, bounds
@@ -147,10 +155,13 @@ void respec::buildCPUParallelPipeline(OpPassManager &pm,
   pm.addPass(createEmitModuleTablePass());
 }
 
-void respec::buildCPUToLLVMPipeline(OpPassManager &pm) {
+void respec::buildCPUToLLVMPipeline(OpPassManager &pm,
+                                    const CPUPipelineOptions &options) {
   // Blocks run on all cores: the grid loop becomes an OpenMP worksharing
   // loop; everything left of scf/arith/index then lowers to LLVM dialect.
   pm.addPass(createConvertSCFToOpenMPPass());
+  // Blocks handed out as cores become free where they may differ in work.
+  pm.addPass(createScheduleGridLoopsPass({options.gridSchedule}));
   // The OpenMP loop body sits in a memref.alloca_scope, which must become
   // stack save/restore before its structured body turns into a CFG.
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

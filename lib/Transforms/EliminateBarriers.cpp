@@ -4,13 +4,20 @@
 // thread's access after it may touch the same memory, one of them writing.
 // The intervals come from the barrier's own effect computation
 // (getBarrierIntervalEffects); what this pass adds is telling addresses
-// apart by the object they point into.
+// apart: by the object they point into, and, within one object, by
+// raising both addresses to affine maps of the thread indices
+// (ThreadAffineAccess.h): accesses where each thread touches bytes no
+// other thread touches on the other side (`s[ty][tx]` written before the
+// barrier and read after it) need no barrier, since each thread runs its
+// own accesses in order.
 //
 //===----------------------------------------------------------------------===//
 
 #include "respec/Dialect/RespecDialect.h"
 #include "respec/Transforms/Attributes.h"
 #include "respec/Transforms/Passes.h"
+#include "respec/Transforms/ThreadAffineAccess.h"
+#include "respec/Transforms/ThreadLoopUtils.h"
 
 namespace mlir::respec {
 #define GEN_PASS_DEF_ELIMINATEBARRIERSPASS
@@ -65,14 +72,27 @@ bool areDisjoint(const MemoryObject &a, const MemoryObject &b) {
   return false;
 }
 
+/// True if a thread's access `a` and another thread's access `b` may
+/// touch the same memory, one of them writing. `affine` (may be null)
+/// raises addresses within the barrier's thread loop.
 bool mayConflict(const MemoryEffects::EffectInstance &a,
-                 const MemoryEffects::EffectInstance &b) {
+                 const MemoryEffects::EffectInstance &b,
+                 ThreadAffineAnalysis *affine) {
   bool aWrites = isa<MemoryEffects::Write>(a.getEffect());
   bool bWrites = isa<MemoryEffects::Write>(b.getEffect());
   if (!aWrites && !bWrites)
     return false;
-  return !areDisjoint(underlyingObject(a.getValue()),
-                      underlyingObject(b.getValue()));
+  if (!a.getValue() || !b.getValue())
+    return true;
+  if (areDisjoint(underlyingObject(a.getValue()),
+                  underlyingObject(b.getValue())))
+    return false;
+  if (!affine)
+    return true;
+  std::optional<ThreadAffineAccess> accessA = affine->getAccess(a.getValue());
+  std::optional<ThreadAffineAccess> accessB = affine->getAccess(b.getValue());
+  return !accessA || !accessB ||
+         !affine->areDisjointAcrossThreads(*accessA, *accessB);
 }
 
 bool isRemovable(BarrierOp barrier) {
@@ -80,9 +100,13 @@ bool isRemovable(BarrierOp barrier) {
   if (!getBarrierIntervalEffects(barrier, /*after=*/false, before) ||
       !getBarrierIntervalEffects(barrier, /*after=*/true, after))
     return false;
+  std::optional<ThreadAffineAnalysis> affine;
+  auto threadLoop = barrier->getParentOfType<scf::ParallelOp>();
+  if (threadLoop && isThreadLoop(threadLoop))
+    affine.emplace(threadLoop);
   for (const MemoryEffects::EffectInstance &a : before)
     for (const MemoryEffects::EffectInstance &b : after)
-      if (mayConflict(a, b))
+      if (mayConflict(a, b, affine ? &*affine : nullptr))
         return false;
   return true;
 }

@@ -22,7 +22,7 @@
 // CHECK: %[[N:.*]] = llvm.load %[[N_ADDR]] : !llvm.ptr -> i32
 // CHECK: %[[BYTES:.*]] = llvm.mlir.constant(16 : i64) : i64
 // CHECK: omp.parallel {
-// CHECK-NEXT: omp.wsloop {
+// CHECK-NEXT: omp.wsloop schedule(static) {
 // CHECK-NEXT: omp.loop_nest (%{{.*}}, %{{.*}}, %{{.*}}) : i64 = {{.*}} collapse(3) {
 // CHECK: %[[SHARED:.*]] = llvm.call @__respec_shared_memory(%[[BYTES]])
 // CHECK: %[[TILE:.*]] = llvm.getelementptr %[[SHARED]]

@@ -84,3 +84,188 @@ func.func @may_alias(%n: index, %a: !llvm.ptr, %b2: !llvm.ptr) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+// Removed: in a 16x8 block each thread writes its own element of a 2-D
+// tile (row stride 64 bytes, 16 floats) and, after the barrier, reads and
+// rewrites the same element (the index computed again, with casts and a
+// shift), another tile 512 bytes past the first and an array of one float
+// per row 1024 bytes past it (out of every thread's reach). Shared memory
+// and a global array, both indexed by the block too.
+// CHECK-LABEL: func.func @own_elements(
+// CHECK-NOT: respec.barrier
+// CHECK: return
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+func.func @own_elements(%g: index, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  %f = llvm.mlir.constant(1.0 : f32) : f32
+  %c8_i64 = arith.constant 8 : i64
+  %c16_i64 = llvm.mlir.constant(16 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%g) step (%c1) {
+    %sh = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    %bi = arith.index_cast %b : index to i64
+    scf.parallel (%tx, %ty) = (%c0, %c0) to (%c16, %c8) step (%c1, %c1) {
+      %x = arith.index_cast %tx : index to i32
+      %y = arith.index_cast %ty : index to i32
+      %x64 = llvm.sext %x : i32 to i64
+      %y64 = llvm.sext %y : i32 to i64
+      %p = llvm.getelementptr %sh[0, %y64, %x64] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<8 x array<16 x f32>>
+      llvm.store %f, %p : f32, !llvm.ptr
+      %row = arith.muli %bi, %c8_i64 : i64
+      %gy = arith.addi %row, %y64 : i64
+      %gi = llvm.mul %gy, %c16_i64 : i64
+      %gx = llvm.add %gi, %x64 : i64
+      %q = llvm.getelementptr %out[%gx] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %f, %q : f32, !llvm.ptr
+      respec.barrier(%tx, %ty)
+      %four = llvm.mlir.constant(4 : i32) : i32
+      %rowStart = llvm.shl %y, %four : i32
+      %linear = llvm.add %rowStart, %x : i32
+      %p2 = llvm.getelementptr %sh[%linear] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %v = llvm.load %p2 : !llvm.ptr -> f32
+      %w = llvm.fadd %v, %v : f32
+      llvm.store %w, %p2 : f32, !llvm.ptr
+      %far = llvm.getelementptr %p2[128] : (!llvm.ptr) -> !llvm.ptr, f32
+      llvm.store %w, %far : f32, !llvm.ptr
+      %nodes = llvm.getelementptr %sh[256] : (!llvm.ptr) -> !llvm.ptr, f32
+      %node = llvm.getelementptr %nodes[%y64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %nv = llvm.load %node : !llvm.ptr -> f32
+      llvm.store %nv, %node : f32, !llvm.ptr
+      %r = llvm.load %q : !llvm.ptr -> f32
+      llvm.store %r, %q : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Kept: a thread reads its neighbour's element (one float further).
+// CHECK-LABEL: func.func @neighbour(
+// CHECK: respec.barrier
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+func.func @neighbour(%g: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c17 = arith.constant 17 : index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  %f = llvm.mlir.constant(1.0 : f32) : f32
+  %h = llvm.mlir.constant(1 : i16) : i16
+  scf.parallel (%b) = (%c0) to (%g) step (%c1) {
+    %sh = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%tx) = (%c0) to (%c17) step (%c1) {
+      %x = arith.index_cast %tx : index to i64
+      %p = llvm.getelementptr %sh[%x] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %f, %p : f32, !llvm.ptr
+      respec.barrier(%tx)
+      %n = llvm.getelementptr %p[1] : (!llvm.ptr) -> !llvm.ptr, f32
+      %v = llvm.load %n : !llvm.ptr -> f32
+      llvm.store %v, %p : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Kept: 2-byte accesses one byte apart overlap the next thread's.
+// CHECK-LABEL: func.func @overlapping_bytes(
+// CHECK: respec.barrier
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+func.func @overlapping_bytes(%g: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c17 = arith.constant 17 : index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  %f = llvm.mlir.constant(1.0 : f32) : f32
+  %h = llvm.mlir.constant(1 : i16) : i16
+  scf.parallel (%b) = (%c0) to (%g) step (%c1) {
+    %sh = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%tx) = (%c0) to (%c17) step (%c1) {
+      %x = arith.index_cast %tx : index to i64
+      %p = llvm.getelementptr %sh[%x] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+      llvm.store %h, %p : i16, !llvm.ptr
+      respec.barrier(%tx)
+      %v = llvm.load %p : !llvm.ptr -> i16
+      llvm.store %v, %p : i16, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Kept: rows of 16 floats indexed by 17 threads per row (the last
+// thread's element is the next row's first).
+// CHECK-LABEL: func.func @row_overflow(
+// CHECK: respec.barrier
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+func.func @row_overflow(%g: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c17 = arith.constant 17 : index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  %f = llvm.mlir.constant(1.0 : f32) : f32
+  %h = llvm.mlir.constant(1 : i16) : i16
+  scf.parallel (%b) = (%c0) to (%g) step (%c1) {
+    %sh = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%tx, %ty) = (%c0, %c0) to (%c17, %c2) step (%c1, %c1) {
+      %x = arith.index_cast %tx : index to i64
+      %y = arith.index_cast %ty : index to i64
+      %p = llvm.getelementptr %sh[0, %y, %x] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<2 x array<16 x f32>>
+      llvm.store %f, %p : f32, !llvm.ptr
+      respec.barrier(%tx, %ty)
+      %v = llvm.load %p : !llvm.ptr -> f32
+      llvm.store %v, %p : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Kept: an i16 index, which may wrap around between threads.
+// CHECK-LABEL: func.func @narrow_index(
+// CHECK: respec.barrier
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+func.func @narrow_index(%g: index, %s: i16) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c17 = arith.constant 17 : index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  %f = llvm.mlir.constant(1.0 : f32) : f32
+  %h = llvm.mlir.constant(1 : i16) : i16
+  scf.parallel (%b) = (%c0) to (%g) step (%c1) {
+    %sh = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%tx) = (%c0) to (%c17) step (%c1) {
+      %x = arith.index_cast %tx : index to i64
+      %x16 = arith.index_cast %tx : index to i16
+      %i = llvm.add %x16, %s : i16
+      %p = llvm.getelementptr %sh[%i] : (!llvm.ptr, i16) -> !llvm.ptr, f32
+      llvm.store %f, %p : f32, !llvm.ptr
+      respec.barrier(%tx)
+      %v = llvm.load %p : !llvm.ptr -> f32
+      llvm.store %v, %p : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

@@ -114,6 +114,8 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::hoistUniformBarrierControl},
     {"barrier-min-cut",
      &mlir::respec::CPUPipelineOptions::minCutAcrossBarriers},
+    {"barrier-promotion",
+     &mlir::respec::CPUPipelineOptions::promoteAcrossBarriers},
     {"block-index-freeze",
      &mlir::respec::CPUPipelineOptions::freezeBlockIndices},
     {"block-rows", &mlir::respec::CPUPipelineOptions::fuseBlockRows},
@@ -401,6 +403,14 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
         error = true;
       }
       options.preferVectorWidth = bits;
+    } else if (reader.value(arg, "--grid-schedule", value, error)) {
+      if (value != "auto" && value != "static" && value != "dynamic" &&
+          value != "guided") {
+        errs() << "respec: error: --grid-schedule=" << value
+               << " is not auto, static, dynamic or guided\n";
+        error = true;
+      }
+      options.cpuPipeline.gridSchedule = value;
     } else if (reader.value(arg, "--target", value, error)) {
       if (value == "cpu") {
         options.target = TargetKind::CPU;
@@ -502,6 +512,10 @@ Options:
                           Vector width in bits of LLVM's vectorizers in
                           device code (128, 256, 512; default: the CPU's
                           widest, 512 with AVX-512)
+  --grid-schedule=auto|static|dynamic|guided
+                          OpenMP schedule of the blocks of each kernel
+                          (default auto: dynamic where blocks may do
+                          different work, else static)
   --target=cpu|nvptx      Target: this machine's CPU (default) or NVIDIA
                           GPUs (programs, or PTX/cubin with --emit)
   --gpu-arch=sm_XX        NVIDIA GPU for --target=nvptx (default sm_80;
@@ -514,7 +528,8 @@ Options:
                           spills and shared memory per kernel
   --disable-opt=<a,b,...> Turn optional optimizations off (for differential
                           testing): barrier-elim, barrier-uniform-control,
-                          barrier-min-cut, block-index-freeze,
+                          barrier-min-cut, barrier-promotion,
+                          block-index-freeze,
                           block-rows, block-size-spec, bounds-checks,
                           loop-exits,
                           loop-interchange, parallel-accesses,

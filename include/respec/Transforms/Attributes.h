@@ -29,6 +29,11 @@ inline constexpr llvm::StringLiteral kKernelNameAttr = "respec.kernel_name";
 inline constexpr llvm::StringLiteral kParamSizesAttr = "respec.param_sizes";
 inline constexpr llvm::StringLiteral kStaticSharedAttr =
     "respec.static_shared_bytes";
+/// On launch functions (UnitAttr) whose blocks may do different amounts of
+/// work (respec-find-unbalanced-grids): their grid loops get a dynamic
+/// OpenMP schedule (respec-schedule-grid-loops).
+inline constexpr llvm::StringLiteral kUnbalancedBlocksAttr =
+    "respec.unbalanced_blocks";
 /// On launch functions of kernels with `__launch_bounds__(N)`: N, the most
 /// threads per block the kernel may be launched with (IntegerAttr).
 inline constexpr llvm::StringLiteral kMaxThreadsPerBlockAttr =

@@ -61,6 +61,9 @@ struct CPUPipelineOptions {
   bool hoistUniformBarrierControl = true;
   /// Recompute values across barriers where that keeps fewer bytes.
   bool minCutAcrossBarriers = true;
+  /// Thread-private variables loaded and stored next to their uses across
+  /// barriers (respec-promote-across-barriers).
+  bool promoteAcrossBarriers = true;
   /// Run warps of kernels with warp primitives (and no block barriers) as
   /// interleaved lanes instead of emulating the primitives with barriers.
   bool interleaveWarpLanes = true;
@@ -108,6 +111,10 @@ struct CPUPipelineOptions {
   /// Reads of a shared-memory tile recompute the value the writing thread
   /// stored (respec-forward-shared-stores).
   bool forwardSharedStores = true;
+  /// OpenMP schedule of the grid loops: auto (dynamic where blocks may do
+  /// different work), static, dynamic or guided
+  /// (respec-schedule-grid-loops).
+  std::string gridSchedule = "auto";
   unsigned threadVectorLanes = 8;
   /// Lanes per SIMD group of interleaved warps (a power of two up to 32;
   /// 0: chosen from `vectorBits`, see respec-interleave-warp-lanes).
@@ -135,7 +142,8 @@ void buildCPUParallelPipeline(OpPassManager &pm,
                               const CPUPipelineOptions &options = {});
 
 /// The second stage: grid loops to OpenMP, everything to LLVM dialect.
-void buildCPUToLLVMPipeline(OpPassManager &pm);
+void buildCPUToLLVMPipeline(OpPassManager &pm,
+                            const CPUPipelineOptions &options = {});
 
 /// Adds the passes that turn the parallel IR into NVVM kernels in LLVM
 /// dialect (one per grid loop), ready for translation to NVPTX LLVM IR.

@@ -555,6 +555,27 @@ def ExpandReduceBarriersPass
                            "arith::ArithDialect", "respec::RespecDialect"];
 }
 
+def PromoteAcrossBarriersPass
+    : Pass<"respec-promote-across-barriers", "ModuleOp"> {
+  let summary = "Access thread-private variables in the barrier interval "
+                "that uses them";
+  let description = [{
+    For the CPU back end, before `--respec-lower-barriers`. In thread loops
+    with barriers, a thread-private variable in memory (an `llvm.alloca` at
+    the top of the thread body whose address is only loaded from and stored
+    to: the slots of loop-carried values demoted by
+    `--respec-predicate-divergent-barriers`, say) is loaded just before the
+    first use of the loaded value and stored just after the definition of
+    the stored value, across the barriers in between, where no other access
+    to it lies between. Barrier lowering then keeps the value in the
+    variable's own storage instead of spilling the loaded or stored value
+    at each barrier; a tiled loop's accumulator no longer costs two copy
+    loops per iteration. Only the thread itself can see the variable, so
+    the barriers order nothing about it.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+}
+
 def LowerBarriersPass : Pass<"respec-lower-barriers", "ModuleOp"> {
   let summary = "Remove block barriers by thread-loop fission and interchange";
   let description = [{
@@ -639,6 +660,36 @@ def SerializeThreadLoopsPass
            "dependences (LLVM parallel-loop metadata)">,
   ];
   let dependentDialects = ["scf::SCFDialect", "LLVM::LLVMDialect"];
+}
+
+def FindUnbalancedGridsPass : Pass<"respec-find-unbalanced-grids",
+                                   "ModuleOp"> {
+  let summary = "Mark launch functions whose blocks may differ in work";
+  let description = [{
+    For the CPU back end, on the parallel IR as raised (before coarsening
+    and barrier lowering). Marks with `respec.unbalanced_blocks` each
+    function with a grid loop whose blocks may do different amounts of
+    work: a loop in the grid whose bounds or exit test depend on a value
+    read from memory or on the block index, or a loop under a branch on a
+    value read from memory. `--respec-schedule-grid-loops` gives their
+    grid loops a dynamic OpenMP schedule.
+  }];
+}
+
+def ScheduleGridLoopsPass : Pass<"respec-schedule-grid-loops", "ModuleOp"> {
+  let summary = "Choose the OpenMP schedule of each grid loop";
+  let description = [{
+    For the CPU back end, after `--convert-scf-to-openmp`. Sets the
+    schedule of each `omp.wsloop` (the blocks of a grid): with `auto`,
+    dynamic in functions marked `respec.unbalanced_blocks`
+    (`--respec-find-unbalanced-grids`), static (one contiguous run of
+    blocks per core) elsewhere; or the schedule given.
+  }];
+  let options = [
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"auto\"",
+           "auto, static, dynamic or guided">,
+  ];
+  let dependentDialects = ["omp::OpenMPDialect"];
 }
 
 def EmitModuleTablePass : Pass<"respec-emit-module-table", "ModuleOp"> {

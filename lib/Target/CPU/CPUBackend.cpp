@@ -150,7 +150,9 @@ runCPULoweringPipeline(ModuleOp module,
     return failure();
   if (afterParallelStage)
     afterParallelStage(module);
-  return runPipeline(module, mlir::respec::buildCPUToLLVMPipeline);
+  return runPipeline(module, [&](OpPassManager &pm) {
+    mlir::respec::buildCPUToLLVMPipeline(pm, options);
+  });
 }
 
 /// The CPU name and feature string `cpu` ("native" = this machine's, with

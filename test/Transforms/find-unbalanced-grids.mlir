@@ -1,0 +1,137 @@
+// RUN: respec-opt --respec-find-unbalanced-grids %s | FileCheck %s
+
+// Every block runs the same loop: static.
+// CHECK-LABEL: func.func @same_work(
+// CHECK-NOT: respec.unbalanced_blocks
+// CHECK: return
+func.func @same_work(%grid: index, %n: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%grid) step (%c1) {
+    scf.for %k = %c0 to %n step %c1 {
+      %i = arith.index_cast %k : index to i64
+      %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %q : !llvm.ptr -> f32
+      %w = llvm.fadd %v, %v : f32
+      llvm.store %w, %q : f32, !llvm.ptr
+    }
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// A loop bound loaded from memory (a CSR row's extent): dynamic.
+// CHECK-LABEL: func.func @loaded_bound(
+// CHECK-SAME: attributes {respec.unbalanced_blocks}
+func.func @loaded_bound(%grid: index, %rows: !llvm.ptr, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%grid) step (%c1) {
+    %bi = arith.index_cast %b : index to i64
+    %r = llvm.getelementptr %rows[%bi] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+    %end64 = llvm.load %r : !llvm.ptr -> i64
+    %end = arith.index_cast %end64 : i64 to index
+    scf.for %k = %c0 to %end step %c1 {
+      %i = arith.index_cast %k : index to i64
+      %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %q : !llvm.ptr -> f32
+      llvm.store %v, %q : f32, !llvm.ptr
+    }
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// A loop whose exit test depends on the block index through its carried
+// value (an escape-time iteration): dynamic.
+// CHECK-LABEL: func.func @exit_by_block_index(
+// CHECK-SAME: attributes {respec.unbalanced_blocks}
+func.func @exit_by_block_index(%grid: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%grid) step (%c1) {
+    %start = arith.index_cast %b : index to i64
+    %limit = llvm.mlir.constant(1000 : i64) : i64
+    %two = llvm.mlir.constant(2 : i64) : i64
+    %last = scf.while (%x = %start) : (i64) -> i64 {
+      %more = llvm.icmp "slt" %x, %limit : i64
+      scf.condition(%more) %x : i64
+    } do {
+    ^bb0(%x: i64):
+      %next = llvm.mul %x, %two : i64
+      scf.yield %next : i64
+    }
+    llvm.store %last, %p : i64, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// A bounds check on the block index around a loop: only the last blocks
+// differ, static.
+// CHECK-LABEL: func.func @bounds_check(
+// CHECK-NOT: respec.unbalanced_blocks
+// CHECK: return
+func.func @bounds_check(%grid: index, %n: index, %m: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%grid) step (%c1) {
+    %in = arith.cmpi ult, %b, %n : index
+    scf.if %in {
+      scf.for %k = %c0 to %m step %c1 {
+        %i = arith.index_cast %k : index to i64
+        %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %v = llvm.load %q : !llvm.ptr -> f32
+        llvm.store %v, %q : f32, !llvm.ptr
+      }
+    }
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// A loop under a branch on loaded data (a BFS frontier flag): dynamic;
+// a branch on loaded data around straight-line code: static.
+// CHECK-LABEL: func.func @loaded_branch(
+// CHECK-SAME: attributes {respec.unbalanced_blocks}
+// CHECK-LABEL: func.func @loaded_branch_no_loop(
+// CHECK-NOT: respec.unbalanced_blocks
+// CHECK: return
+func.func @loaded_branch(%grid: index, %m: index, %flags: !llvm.ptr,
+                         %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%grid) step (%c1) {
+    %bi = arith.index_cast %b : index to i64
+    %f = llvm.getelementptr %flags[%bi] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+    %flag = llvm.load %f : !llvm.ptr -> i1
+    scf.if %flag {
+      scf.for %k = %c0 to %m step %c1 {
+        %i = arith.index_cast %k : index to i64
+        %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %v = llvm.load %q : !llvm.ptr -> f32
+        llvm.store %v, %q : f32, !llvm.ptr
+      }
+    }
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+func.func @loaded_branch_no_loop(%grid: index, %flags: !llvm.ptr,
+                                 %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%grid) step (%c1) {
+    %bi = arith.index_cast %b : index to i64
+    %f = llvm.getelementptr %flags[%bi] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+    %flag = llvm.load %f : !llvm.ptr -> i1
+    scf.if %flag {
+      %q = llvm.getelementptr %p[%bi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %q : !llvm.ptr -> f32
+      llvm.store %v, %q : f32, !llvm.ptr
+    }
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

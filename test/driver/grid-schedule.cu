@@ -1,0 +1,43 @@
+// The blocks of a kernel run under a dynamic OpenMP schedule where they may
+// do different amounts of work (here: a row of a CSR matrix, whose length
+// is loaded from memory), under a static one otherwise (the same loop for
+// every block); --grid-schedule picks one schedule for every kernel. A
+// dynamic schedule lowers to libomp's dispatch calls, a static one to
+// __kmpc_for_static_init.
+// RUN: rm -rf %t.dir && mkdir -p %t.dir/auto %t.dir/static %t.dir/guided
+// RUN: %respec -O2 --keep -c %s -o %t.dir/auto/s.o
+// RUN: FileCheck %s --check-prefix=AUTO < %t.dir/auto/grid-schedule.cpu.ll
+// RUN: %respec -O2 --keep --grid-schedule=static -c %s -o %t.dir/static/s.o
+// RUN: FileCheck %s --check-prefix=STATIC < %t.dir/static/grid-schedule.cpu.ll
+// RUN: %respec -O2 --keep --grid-schedule guided -c %s -o %t.dir/guided/s.o
+// RUN: FileCheck %s --check-prefix=GUIDED < %t.dir/guided/grid-schedule.cpu.ll
+// RUN: not %respec --grid-schedule=fast -c %s -o %t.dir/bad.o 2>&1 | FileCheck %s --check-prefix=BAD
+// AUTO: define {{.*}}@__respec_launch._Z5scalePfPKfi..omp_par(
+// AUTO-NOT: __kmpc_dispatch_init_8u(
+// AUTO: call void @__kmpc_for_static_init_8u(
+// AUTO: define {{.*}}@__respec_launch._Z7spmvRowPKiPKfS2_Pf..omp_par(
+// AUTO: call void @__kmpc_dispatch_init_8u(
+// STATIC-NOT: __kmpc_dispatch_init
+// GUIDED-COUNT-2: call void @__kmpc_dispatch_init_8u(
+// BAD: respec: error: --grid-schedule=fast is not auto, static, dynamic or guided
+
+#include <cuda_runtime.h>
+
+// One block per row of a CSR matrix: blocks differ in work.
+__global__ void spmvRow(const int *rowStart, const float *values,
+                        const float *x, float *y) {
+  int row = blockIdx.x;
+  float sum = 0.0f;
+  for (int k = rowStart[row] + threadIdx.x; k < rowStart[row + 1];
+       k += blockDim.x)
+    sum += values[k] * x[k];
+  atomicAdd(&y[row], sum);
+}
+
+// Every block scales `n` elements of its own slice: the same work.
+__global__ void scale(float *out, const float *in, int n) {
+  for (int k = 0; k < n; ++k) {
+    int i = (blockIdx.x * n + k) * blockDim.x + threadIdx.x;
+    out[i] = 2.0f * in[i];
+  }
+}
