@@ -91,8 +91,14 @@ bool mayConflict(const MemoryEffects::EffectInstance &a,
     return true;
   std::optional<ThreadAffineAccess> accessA = affine->getAccess(a.getValue());
   std::optional<ThreadAffineAccess> accessB = affine->getAccess(b.getValue());
-  return !accessA || !accessB ||
-         !affine->areDisjointAcrossThreads(*accessA, *accessB);
+  if (!accessA || !accessB)
+    return true;
+  // Raising sees through pointers both arms of a branch compute alike,
+  // which may reveal the objects.
+  if (areDisjoint(underlyingObject(accessA->root),
+                  underlyingObject(accessB->root)))
+    return false;
+  return !affine->areDisjointAcrossThreads(*accessA, *accessB);
 }
 
 bool isRemovable(BarrierOp barrier) {

@@ -269,3 +269,47 @@ func.func @narrow_index(%g: index, %s: i16) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+// Removed: each thread's element of shared memory, through a pointer both
+// arms of a bounds check compute alike (clang's form of `s[t] = i < n ?
+// in[i] : 0`), next to its own element of a global array.
+// CHECK-LABEL: func.func @selected_pointer(
+// CHECK-NOT: respec.barrier
+// CHECK: return
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+func.func @selected_pointer(%g: index, %data: !llvm.ptr, %n: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %bytes = llvm.mlir.constant(256 : i64) : i64
+  %f = llvm.mlir.constant(1.0 : f32) : f32
+  scf.parallel (%b) = (%c0) to (%g) step (%c1) {
+    %sh = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+      %x = arith.index_cast %t : index to i64
+      %in = llvm.icmp "slt" %x, %n : i64
+      %p = scf.if %in -> (!llvm.ptr) {
+        %d = llvm.getelementptr %data[%x] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %v = llvm.load %d : !llvm.ptr -> f32
+        %s = llvm.getelementptr %sh[%x] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %v, %s : f32, !llvm.ptr
+        llvm.store %f, %d : f32, !llvm.ptr
+        scf.yield %s : !llvm.ptr
+      } else {
+        %s = llvm.getelementptr %sh[%x] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %f, %s : f32, !llvm.ptr
+        scf.yield %s : !llvm.ptr
+      }
+      respec.barrier(%t)
+      %w = llvm.load %p : !llvm.ptr -> f32
+      llvm.store %w, %p : f32, !llvm.ptr
+      %d2 = llvm.getelementptr %data[%x] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %w, %d2 : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

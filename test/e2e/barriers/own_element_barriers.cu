@@ -47,9 +47,8 @@ __global__ void layer(const float *in, const float *weights, float *sums) {
 }
 
 // Each thread scales its own element of the tile and of the array between
-// two barriers, the first of which orders nothing across threads (respec
-// 0.19.0 keeps it: the guarded loads and stores of `data[i]` are not
-// raised); the second orders the neighbour's element.
+// two barriers, the first of which orders nothing across threads; the
+// second orders the neighbour's element.
 __global__ void smooth(float *data, int n) {
   extern __shared__ float s[];
   int t = threadIdx.x;
