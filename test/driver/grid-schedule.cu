@@ -1,13 +1,14 @@
-// The blocks of a kernel run under a dynamic OpenMP schedule where they may
-// do different amounts of work (here: a row of a CSR matrix, whose length
-// is loaded from memory), under a static one otherwise (the same loop for
-// every block); --grid-schedule picks one schedule for every kernel. A
-// dynamic schedule lowers to libomp's dispatch calls, a static one to
+// With --grid-schedule=auto the blocks of a kernel run under a dynamic
+// OpenMP schedule where they may do different amounts of work (here: a row
+// of a CSR matrix, whose length is loaded from memory), under a static one
+// otherwise (the same loop for every block); the default is static for
+// every kernel, and --grid-schedule=X picks X for every kernel. A dynamic
+// schedule lowers to libomp's dispatch calls, a static one to
 // __kmpc_for_static_init.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir/auto %t.dir/static %t.dir/guided
-// RUN: %respec -O2 --keep -c %s -o %t.dir/auto/s.o
+// RUN: %respec -O2 --keep --grid-schedule=auto -c %s -o %t.dir/auto/s.o
 // RUN: FileCheck %s --check-prefix=AUTO < %t.dir/auto/grid-schedule.cpu.ll
-// RUN: %respec -O2 --keep --grid-schedule=static -c %s -o %t.dir/static/s.o
+// RUN: %respec -O2 --keep -c %s -o %t.dir/static/s.o
 // RUN: FileCheck %s --check-prefix=STATIC < %t.dir/static/grid-schedule.cpu.ll
 // RUN: %respec -O2 --keep --grid-schedule guided -c %s -o %t.dir/guided/s.o
 // RUN: FileCheck %s --check-prefix=GUIDED < %t.dir/guided/grid-schedule.cpu.ll

@@ -182,6 +182,10 @@ bool isCudaRuntimeLibrary(StringRef nameOrPath) {
 
 std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
   DriverOptions options;
+  // Static by default: the dynamic schedule `auto` picks for grids whose
+  // blocks may differ in work made bfs 2.7x slower (libomp's dispatch per
+  // block of a short launch; bench/README.md, 0.19.0).
+  options.cpuPipeline.gridSchedule = "static";
   ArgumentReader reader(argc, argv);
   bool error = false;
   std::string value;
@@ -514,8 +518,8 @@ Options:
                           widest, 512 with AVX-512)
   --grid-schedule=auto|static|dynamic|guided
                           OpenMP schedule of the blocks of each kernel
-                          (default auto: dynamic where blocks may do
-                          different work, else static)
+                          (default static; auto: dynamic where blocks may
+                          do different work, else static)
   --target=cpu|nvptx      Target: this machine's CPU (default) or NVIDIA
                           GPUs (programs, or PTX/cubin with --emit)
   --gpu-arch=sm_XX        NVIDIA GPU for --target=nvptx (default sm_80;
