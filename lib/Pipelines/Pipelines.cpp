@@ -72,10 +72,12 @@ void respec::buildCPUParallelPipeline(OpPassManager &pm,
   // Loop counters and exit tests in plain sight for the analyses below.
   if (options.simplifyLoopExits)
     pm.addPass(createSimplifyLoopExitsPass());
-  // Which kernels' blocks may differ in work (the grid's OpenMP schedule),
-  // read from the kernel's own loops and loads, before coarsening adds
-  // remainder loops and barrier lowering keeps values in memory.
-  pm.addPass(createFindUnbalancedGridsPass());
+  // Which kernels' blocks may differ in work (the grid's OpenMP schedule
+  // under `auto`), read from the kernel's own loops and loads, before
+  // coarsening adds remainder loops and barrier lowering keeps values in
+  // memory.
+  if (options.gridSchedule == "auto")
+    pm.addPass(createFindUnbalancedGridsPass());
   // Coarsening works on the parallel IR as raised: its SSA form shows which
   // control around barriers is uniform.
   addCoarsenPass(pm, options.coarsening);

@@ -244,6 +244,14 @@ std::optional<AffineExpr> ThreadAffineAnalysis::raiseAddress(Value address,
 
 std::optional<ThreadAffineAccess>
 ThreadAffineAnalysis::getAccess(Value address) {
+  auto [cached, inserted] = accesses.try_emplace(address);
+  if (inserted)
+    cached->second = raiseAccess(address);
+  return cached->second;
+}
+
+std::optional<ThreadAffineAccess>
+ThreadAffineAnalysis::raiseAccess(Value address) {
   std::optional<int64_t> size = accessedBytes(address, layout);
   if (!size)
     return std::nullopt;

@@ -55,6 +55,7 @@ public:
   ArrayRef<Value> getSymbols() const { return symbols; }
 
 private:
+  std::optional<ThreadAffineAccess> raiseAccess(Value address);
   std::optional<AffineExpr> raise(Value value, unsigned depth);
   std::optional<AffineExpr> raiseAddress(Value address, Value &root);
   AffineExpr symbolFor(Value value);
@@ -63,6 +64,8 @@ private:
   DataLayout layout;
   SmallVector<Value> symbols;
   llvm::DenseMap<Value, unsigned> symbolPositions;
+  /// getAccess's answers: a barrier's accesses are compared pairwise.
+  llvm::DenseMap<Value, std::optional<ThreadAffineAccess>> accesses;
 };
 
 } // namespace mlir::respec

@@ -83,59 +83,53 @@ static bool barrierBetween(Operation *from, Operation *to) {
 
 /// Moves `load` down to just before the first op of its block that uses its
 /// value, if a barrier lies between and no store to the variable does.
-static bool sinkLoad(LLVM::LoadOp load, LLVM::AllocaOp alloca) {
+static void sinkLoad(LLVM::LoadOp load, LLVM::AllocaOp alloca) {
   if (load.getVolatile_() ||
       load.getOrdering() != LLVM::AtomicOrdering::not_atomic)
-    return false;
+    return;
   Block *block = load->getBlock();
   Operation *firstUser = nullptr;
   for (Operation *user : load->getUsers()) {
     Operation *top = block->findAncestorOpInBlock(*user);
     if (!top)
-      return false;
+      return;
     if (!firstUser || top->isBeforeInBlock(firstUser))
       firstUser = top;
   }
   if (!firstUser || !barrierBetween(load, firstUser) ||
       accessedBetween(alloca, load->getNextNode(), firstUser,
                       /*storesOnly=*/true))
-    return false;
+    return;
   load->moveBefore(firstUser);
-  return true;
 }
 
 /// Moves `store` up to just after the definition of the stored value (or
 /// the start of the block defining it), if a barrier lies between and no
 /// access to the variable does.
-static bool hoistStore(LLVM::StoreOp store, LLVM::AllocaOp alloca) {
+static void hoistStore(LLVM::StoreOp store, LLVM::AllocaOp alloca) {
   if (store.getOrdering() != LLVM::AtomicOrdering::not_atomic)
-    return false;
+    return;
   Block *block = store->getBlock();
   Value value = store.getValue();
   Operation *def = value.getDefiningOp();
   Operation *first;
   if (def) {
     if (def->getBlock() != block)
-      return false;
+      return;
     first = def->getNextNode();
   } else {
     if (cast<BlockArgument>(value).getOwner() != block)
-      return false;
+      return;
     first = &block->front();
   }
   if (first == store.getOperation())
-    return false;
-  Operation *before = first->getPrevNode();
+    return;
   bool crossesBarrier = isBarrierLike(first) || containsBarrier(first) ||
                         barrierBetween(first, store);
   if (!crossesBarrier ||
       accessedBetween(alloca, first, store, /*storesOnly=*/false))
-    return false;
-  if (before)
-    store->moveAfter(before);
-  else
-    store->moveBefore(first);
-  return true;
+    return;
+  store->moveBefore(first);
 }
 
 /// Places the accesses of `alloca` next to the computations they feed or
