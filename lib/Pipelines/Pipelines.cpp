@@ -102,6 +102,11 @@ void respec::buildCPUParallelPipeline(OpPassManager &pm,
   // block barriers can run as interleaved lanes.
   if (options.eliminateBarriers)
     pm.addPass(createEliminateBarriersPass());
+  // Grids whose threads are left without barriers and warp primitives, read
+  // before warp lowering turns primitives into barriers or interleaved
+  // lanes (respec-parallelize-few-block-grids splits their blocks).
+  if (options.parallelizeFewBlockGrids)
+    pm.addPass(createFindIndependentThreadsPass());
   // Warps whose primitives sit under lane-invariant control run as
   // interleaved lanes; the other warp primitives become barriers and
   // exchanges through memory; the remaining NVVM intrinsics map to CPU code
@@ -151,6 +156,10 @@ void respec::buildCPUParallelPipeline(OpPassManager &pm,
   // together, as a CPU loop nest over the whole array would.
   if (options.fuseBlockRows)
     pm.addPass(createFuseBlockRowsPass());
+  // Grids of fewer blocks than cores: a version whose blocks run as slices
+  // of threads on several cores.
+  if (options.parallelizeFewBlockGrids)
+    pm.addPass(createParallelizeFewBlockGridsPass());
   pm.addPass(createSerializeThreadLoopsPass({options.parallelAccesses}));
   if (options.freezeBlockIndices)
     pm.addPass(createFreezeBlockIndicesPass());

@@ -86,6 +86,22 @@ bool isIntegerCast(Operation *op) {
              LLVM::TruncOp>(op);
 }
 
+/// What `raiseArm` makes of both yields of `ifOp`'s result `index`, when
+/// the two are the same. LLVM hoists a computation common to both arms of a
+/// branch (a `zext`, a pointer) into each arm, which lifting turns into an
+/// scf.if result.
+template <typename Raised, typename RaiseArm>
+std::optional<Raised> raiseAlikeArms(scf::IfOp ifOp, unsigned index,
+                                     RaiseArm raiseArm) {
+  if (ifOp.getElseRegion().empty())
+    return std::nullopt;
+  std::optional<Raised> thenValue = raiseArm(ifOp.thenYield().getOperand(index));
+  std::optional<Raised> elseValue = raiseArm(ifOp.elseYield().getOperand(index));
+  if (!thenValue || !elseValue || *thenValue != *elseValue)
+    return std::nullopt;
+  return thenValue;
+}
+
 /// Bytes an op using `address` as an address accesses; nullopt for uses
 /// that access memory in other ways.
 std::optional<int64_t> accessedBytes(Value address, const DataLayout &layout) {
@@ -138,20 +154,10 @@ std::optional<AffineExpr> ThreadAffineAnalysis::raise(Value value,
   if (threadLoop.isDefinedOutsideOfLoop(value))
     return symbolFor(value);
   Operation *def = value.getDefiningOp();
-  // A value both branches yield alike (LLVM hoists a common `zext` into
-  // both arms of a branch, which lifting turns into an scf.if result).
-  if (auto ifOp = dyn_cast_or_null<scf::IfOp>(def)) {
-    if (ifOp.getElseRegion().empty())
-      return std::nullopt;
-    unsigned index = cast<OpResult>(value).getResultNumber();
-    std::optional<AffineExpr> thenValue =
-        raise(ifOp.thenYield().getOperand(index), depth + 1);
-    std::optional<AffineExpr> elseValue =
-        raise(ifOp.elseYield().getOperand(index), depth + 1);
-    if (!thenValue || !elseValue || *thenValue != *elseValue)
-      return std::nullopt;
-    return thenValue;
-  }
+  if (auto ifOp = dyn_cast_or_null<scf::IfOp>(def))
+    return raiseAlikeArms<AffineExpr>(
+        ifOp, cast<OpResult>(value).getResultNumber(),
+        [&](Value arm) { return raise(arm, depth + 1); });
   if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
     return std::nullopt;
 
@@ -189,21 +195,20 @@ std::optional<AffineExpr> ThreadAffineAnalysis::raise(Value value,
 std::optional<AffineExpr> ThreadAffineAnalysis::raiseAddress(Value address,
                                                              Value &root) {
   MLIRContext *context = threadLoop.getContext();
-  // A pointer both branches compute alike.
   if (auto ifOp = address.getDefiningOp<scf::IfOp>()) {
-    if (ifOp.getElseRegion().empty())
+    using RootedOffset = std::pair<Value, AffineExpr>;
+    std::optional<RootedOffset> alike = raiseAlikeArms<RootedOffset>(
+        ifOp, cast<OpResult>(address).getResultNumber(),
+        [&](Value arm) -> std::optional<RootedOffset> {
+          Value armRoot;
+          if (std::optional<AffineExpr> offset = raiseAddress(arm, armRoot))
+            return RootedOffset(armRoot, *offset);
+          return std::nullopt;
+        });
+    if (!alike)
       return std::nullopt;
-    unsigned index = cast<OpResult>(address).getResultNumber();
-    Value thenRoot, elseRoot;
-    std::optional<AffineExpr> thenOffset =
-        raiseAddress(ifOp.thenYield().getOperand(index), thenRoot);
-    std::optional<AffineExpr> elseOffset =
-        raiseAddress(ifOp.elseYield().getOperand(index), elseRoot);
-    if (!thenOffset || !elseOffset || thenRoot != elseRoot ||
-        *thenOffset != *elseOffset)
-      return std::nullopt;
-    root = thenRoot;
-    return thenOffset;
+    root = alike->first;
+    return alike->second;
   }
   auto gep = address.getDefiningOp<LLVM::GEPOp>();
   if (!gep) {

@@ -121,6 +121,8 @@ static const OptionalOptimization kOptionalOptimizations[] = {
     {"block-rows", &mlir::respec::CPUPipelineOptions::fuseBlockRows},
     {"block-size-spec", &mlir::respec::CPUPipelineOptions::specializeBlockSize},
     {"bounds-checks", &mlir::respec::CPUPipelineOptions::versionBoundsChecks},
+    {"few-block-grids",
+     &mlir::respec::CPUPipelineOptions::parallelizeFewBlockGrids},
     {"loop-exits", &mlir::respec::CPUPipelineOptions::simplifyLoopExits},
     {"loop-interchange",
      &mlir::respec::CPUPipelineOptions::interchangeSerialLoops},
@@ -182,10 +184,6 @@ bool isCudaRuntimeLibrary(StringRef nameOrPath) {
 
 std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
   DriverOptions options;
-  // Static by default: the dynamic schedule `auto` picks for grids whose
-  // blocks may differ in work made bfs 2.7x slower (libomp's dispatch per
-  // block of a short launch; bench/README.md, 0.19.0).
-  options.cpuPipeline.gridSchedule = "static";
   ArgumentReader reader(argc, argv);
   bool error = false;
   std::string value;

@@ -34,6 +34,12 @@ inline constexpr llvm::StringLiteral kStaticSharedAttr =
 /// OpenMP schedule (respec-schedule-grid-loops).
 inline constexpr llvm::StringLiteral kUnbalancedBlocksAttr =
     "respec.unbalanced_blocks";
+/// On grid loops (UnitAttr) whose threads never wait for or exchange data
+/// with other threads of their block: no barriers, no warp primitives
+/// (respec-find-independent-threads). A block's threads may then run on
+/// several cores (respec-parallelize-few-block-grids).
+inline constexpr llvm::StringLiteral kIndependentThreadsAttr =
+    "respec.independent_threads";
 /// On launch functions of kernels with `__launch_bounds__(N)`: N, the most
 /// threads per block the kernel may be launched with (IntegerAttr).
 inline constexpr llvm::StringLiteral kMaxThreadsPerBlockAttr =

@@ -80,6 +80,11 @@ struct CPUPipelineOptions {
   /// Block indices as opaque values computed once per block (keeps LLVM
   /// from recomputing them by division inside thread loops).
   bool freezeBlockIndices = true;
+  /// Grids of fewer blocks than cores whose threads never synchronize also
+  /// get a version that runs slices of each block's threads on different
+  /// cores (respec-find-independent-threads,
+  /// respec-parallelize-few-block-grids).
+  bool parallelizeFewBlockGrids = true;
   /// Atomics on shared memory as plain loads and stores (one OS thread runs
   /// a block).
   bool localizeSharedAtomics = true;
@@ -111,10 +116,11 @@ struct CPUPipelineOptions {
   /// Reads of a shared-memory tile recompute the value the writing thread
   /// stored (respec-forward-shared-stores).
   bool forwardSharedStores = true;
-  /// OpenMP schedule of the grid loops: auto (dynamic where blocks may do
-  /// different work), static, dynamic or guided
-  /// (respec-schedule-grid-loops).
-  std::string gridSchedule = "auto";
+  /// OpenMP schedule of the grid loops: static, auto (dynamic where blocks
+  /// may do different work), dynamic or guided (respec-schedule-grid-loops).
+  /// Static by default: `auto` made bfs 2.7x slower (libomp's dispatch per
+  /// block of a short launch; bench/README.md, 0.19.0).
+  std::string gridSchedule = "static";
   unsigned threadVectorLanes = 8;
   /// Lanes per SIMD group of interleaved warps (a power of two up to 32;
   /// 0: chosen from `vectorBits`, see respec-interleave-warp-lanes).

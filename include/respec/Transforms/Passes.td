@@ -381,6 +381,51 @@ def FreezeBlockIndicesPass : Pass<"respec-freeze-block-indices",
   let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect"];
 }
 
+def FindIndependentThreadsPass
+    : Pass<"respec-find-independent-threads", "ModuleOp"> {
+  let summary = "Mark grid loops whose threads never synchronize within "
+                "their block";
+  let description = [{
+    For the CPU back end, after barrier elimination and before warp
+    primitives are lowered. A grid loop gets `respec.independent_threads`
+    when nothing in it (nor in the functions it calls) is a block barrier or
+    a warp primitive, and it makes no indirect calls: its threads then never
+    wait for each other or exchange registers, so CUDA lets them run in any
+    order, also side by side on different cores. Later passes keep the
+    attribute on the grid loops they leave in place; a pass that rebuilds a
+    grid loop drops it, which only forgoes
+    `respec-parallelize-few-block-grids`.
+  }];
+}
+
+def ParallelizeFewBlockGridsPass
+    : Pass<"respec-parallelize-few-block-grids", "ModuleOp"> {
+  let summary = "Split the blocks of grids with fewer blocks than cores into "
+                "slices of threads that run on different cores";
+  let description = [{
+    For the CPU back end, after the thread-loop optimizations and before
+    thread loops are serialized. The grid loop runs one block per OpenMP
+    thread, so a grid of fewer blocks than cores leaves cores idle: a
+    `<<<1, 1024>>>` launch runs on one core. For grid loops marked
+    `respec.independent_threads` that use no shared memory, the pass adds a
+    version taken when the grid has at most half as many blocks as OpenMP
+    threads and the block at least `min-block-threads` threads along x: the
+    grid loop gets one more dimension, the slice, and each thread loop of
+    slice `s` runs only the threads whose x lies in the slice (slices are
+    multiples of 64 threads, so that SIMD groups and warps stay whole; the
+    last slice takes all threads above). Each slice then runs the block's
+    code on its own core, with its own scratch storage.
+  }];
+  let options = [
+    Option<"minBlockThreads", "min-block-threads", "unsigned",
+           /*default=*/"128",
+           "Fewest threads along x a block needs for its slices to run on "
+           "several cores">,
+  ];
+  let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect",
+                           "scf::SCFDialect"];
+}
+
 def HoistThreadInvariantsPass : Pass<"respec-hoist-thread-invariants",
                                      "ModuleOp"> {
   let summary = "Move thread-invariant operations and loads out of thread "

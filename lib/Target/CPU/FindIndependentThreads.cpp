@@ -1,0 +1,77 @@
+//===- FindIndependentThreads.cpp - Grids whose threads never sync --------===//
+//
+// CUDA orders the threads of a block only at barriers and warp primitives.
+// A kernel with neither (once barrier elimination has run) lets its
+// threads run in any order, also side by side on different cores, which is
+// what respec-parallelize-few-block-grids does for grids with fewer blocks
+// than cores. This pass marks the grid loops where that holds, on the
+// parallel IR before warp lowering: afterwards warp primitives are either
+// barriers (which interchange of serial loops also inserts, for threads
+// that are independent) or interleaved lanes, whose thread loops run a warp
+// per iteration, and the two cases can no longer be told apart.
+//
+// Shared memory is left to the splitting pass, which sees it as calls of
+// the runtime once device intrinsics are lowered.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TransitiveCalls.h"
+#include "respec/Dialect/RespecDialect.h"
+#include "respec/Transforms/Attributes.h"
+#include "respec/Transforms/BarrierIntrinsics.h"
+#include "respec/Transforms/Passes.h"
+#include "respec/Transforms/ThreadLoopUtils.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::respec {
+#define GEN_PASS_DEF_FINDINDEPENDENTTHREADSPASS
+#include "respec/Transforms/Passes.h.inc"
+} // namespace mlir::respec
+
+using namespace mlir;
+using namespace mlir::respec;
+
+namespace {
+
+/// True if `op` by itself makes threads of a block wait for or exchange
+/// values with each other: a barrier, a warp primitive, an NVVM barrier
+/// intrinsic, or an indirect call (whose callee is unknown).
+bool synchronizesThreads(Operation *op) {
+  if (isa<BarrierOp, ReduceBarrierOp>(op) || getWarpPrimitiveKind(op))
+    return true;
+  if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+    std::optional<StringRef> callee = call.getCallee();
+    return !callee || getBarrierIntrinsicKind(*callee).has_value();
+  }
+  if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op))
+    return getBarrierIntrinsicKind(intrinsic.getIntrin()).has_value();
+  return false;
+}
+
+struct FindIndependentThreadsPass
+    : public respec::impl::FindIndependentThreadsPassBase<
+          FindIndependentThreadsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::DenseSet<StringRef> synchronizing =
+        findFunctionsReaching(module, {}, synchronizesThreads);
+    module.walk([&](scf::ParallelOp grid) {
+      if (!isGridLoop(grid))
+        return;
+      WalkResult walk = grid.getBody()->walk([&](Operation *op) {
+        auto call = dyn_cast<LLVM::CallOp>(op);
+        if (synchronizesThreads(op) ||
+            (call && synchronizing.contains(*call.getCallee())))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (!walk.wasInterrupted())
+        grid->setAttr(kIndependentThreadsAttr, UnitAttr::get(&getContext()));
+    });
+  }
+};
+} // namespace

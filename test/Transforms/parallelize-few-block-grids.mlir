@@ -1,0 +1,365 @@
+// RUN: %respec-opt --respec-parallelize-few-block-grids -split-input-file %s | FileCheck %s
+// RUN: %respec-opt --respec-parallelize-few-block-grids=min-block-threads=512 -split-input-file %s | FileCheck %s --check-prefix=MIN
+// RUN: %respec-opt --respec-parallelize-few-block-grids --respec-serialize-thread-loops --convert-scf-to-openmp -split-input-file %s | FileCheck %s --check-prefix=OMP
+
+// Independent threads, a vectorized main loop (16 lanes) and its remainder
+// loop, per-thread scratch storage at block level. With at most half as
+// many blocks as OpenMP threads and at least 128 threads along x, the grid
+// runs sliced: a second grid dimension is the slice, min(cores / blocks,
+// ceil(width / 64)) slices (width: the x extent of the first thread loop) of a multiple of 64 threads each, and each thread
+// loop runs the threads of its slice (the last slice all threads above).
+// Otherwise the original grid loop runs.
+// CHECK-LABEL: llvm.func @__respec_launch.sliced(
+// CHECK-SAME: %[[GX32:[^:]*]]: i32, %[[BX32:[^:]*]]: i32
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[GX:.*]] = arith.index_castui %[[GX32]]
+// CHECK-DAG: %[[BX:.*]] = arith.index_castui %[[BX32]]
+// CHECK-DAG: %[[REM:.*]] = arith.remui %[[BX]], %[[C16]]
+// CHECK-DAG: %[[MAIN:.*]] = arith.subi %[[BX]], %[[REM]]
+// CHECK: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: %[[BLOCKS:.*]] = arith.muli %{{.*}}, %[[GX]] : index
+// CHECK: %[[CORES32:.*]] = llvm.call @omp_get_max_threads() : () -> i32
+// CHECK: %[[CORES:.*]] = arith.index_cast %[[CORES32]] : i32 to index
+// CHECK: %[[TWICE:.*]] = arith.muli %[[BLOCKS]], %{{.*}} : index
+// CHECK: %[[FEW:.*]] = arith.cmpi sle, %[[TWICE]], %[[CORES]] : index
+// CHECK: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: %[[WIDE:.*]] = arith.cmpi uge, %[[MAIN]], %[[C128]] : index
+// CHECK: %[[SLICED:.*]] = arith.andi %[[FEW]], %[[WIDE]] : i1
+// CHECK: %[[NONZERO:.*]] = arith.maxui %[[BLOCKS]], %[[ONE]] : index
+// CHECK: %[[SHARE:.*]] = arith.divui %[[CORES]], %[[NONZERO]] : index
+// CHECK: %[[PER:.*]] = arith.maxui %[[SHARE]], %[[ONE]] : index
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: %[[GRANULES:.*]] = arith.ceildivui %[[MAIN]], %[[C64]] : index
+// CHECK: %[[FEWEST:.*]] = arith.minui %[[PER]], %[[GRANULES]] : index
+// CHECK: %[[SLICES:.*]] = arith.maxui %[[FEWEST]], %[[ONE]] : index
+// CHECK: %[[SPREAD:.*]] = arith.ceildivui %[[MAIN]], %[[SLICES]] : index
+// CHECK: %[[ROUNDED:.*]] = arith.ceildivui %[[SPREAD]], %{{.*}} : index
+// CHECK: %[[WIDTH:.*]] = arith.muli %[[ROUNDED]], %{{.*}} : index
+// CHECK: scf.if %[[SLICED]] {
+// CHECK: scf.parallel (%[[B:.*]], %[[S:.*]]) = (%[[C0]], %{{.*}}) to (%[[GX]], %[[SLICES]]) step (%[[C1]], %{{.*}}) {
+// CHECK-NEXT: %[[FIRST:.*]] = arith.muli %[[S]], %[[WIDTH]] : index
+// CHECK-NEXT: %[[END:.*]] = arith.addi %[[FIRST]], %[[WIDTH]] : index
+// CHECK-NEXT: %[[LASTINDEX:.*]] = arith.subi %[[SLICES]], %{{.*}} : index
+// CHECK-NEXT: %[[ISLAST:.*]] = arith.cmpi eq, %[[S]], %[[LASTINDEX]] : index
+// CHECK-NEXT: llvm.call @__respec_block_scratch
+// CHECK-NEXT: %[[LO:.*]] = arith.maxui %[[C0]], %[[FIRST]] : index
+// CHECK-NEXT: %[[CUT:.*]] = arith.minui %[[MAIN]], %[[END]] : index
+// CHECK-NEXT: %[[HI:.*]] = arith.select %[[ISLAST]], %[[MAIN]], %[[CUT]] : index
+// CHECK-NEXT: scf.parallel (%{{.*}}) = (%[[LO]]) to (%[[HI]]) step (%[[C16]]) {
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK-NEXT: %[[LO2:.*]] = arith.maxui %[[MAIN]], %[[FIRST]] : index
+// CHECK-NEXT: %[[CUT2:.*]] = arith.minui %[[BX]], %[[END]] : index
+// CHECK-NEXT: %[[HI2:.*]] = arith.select %[[ISLAST]], %[[BX]], %[[CUT2]] : index
+// CHECK-NEXT: scf.parallel (%{{.*}}) = (%[[LO2]]) to (%[[HI2]]) step (%[[C1]]) {
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK: } {respec.independent_threads, respec.parallel_level = "grid"}
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.parallel (%{{.*}}) = (%[[C0]]) to (%[[GX]]) step (%[[C1]]) {
+// CHECK: } {respec.independent_threads, respec.parallel_level = "grid"}
+// CHECK-NEXT: }
+// CHECK-NEXT: llvm.return
+// CHECK: llvm.func @omp_get_max_threads() -> i32
+
+// MIN-LABEL: llvm.func @__respec_launch.sliced(
+// MIN: %[[C512:.*]] = arith.constant 512 : index
+// MIN: arith.cmpi uge, %{{.*}}, %[[C512]] : index
+
+// After the OpenMP lowering the sliced grid is one worksharing loop over
+// blocks and slices, and the thread loops are serial loops over the slice.
+// OMP-LABEL: llvm.func @__respec_launch.sliced(
+// OMP: scf.if
+// OMP: omp.parallel
+// OMP: omp.wsloop
+// OMP-NEXT: omp.loop_nest (%{{.*}}, %{{.*}}) : index =
+// OMP: scf.for
+// OMP: scf.for
+// OMP: } else {
+// OMP: omp.parallel
+// OMP: omp.wsloop
+// OMP-NEXT: omp.loop_nest (%{{.*}}) : index =
+llvm.func @__respec_block_scratch(i64) -> !llvm.ptr
+llvm.func @__respec_launch.sliced(%gx32: i32, %bx32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bx = arith.index_castui %bx32 : i32 to index
+  %rem = arith.remui %bx, %c16 : index
+  %main = arith.subi %bx, %rem : index
+  %bytes = llvm.mlir.constant(4096 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    %scratch = llvm.call @__respec_block_scratch(%bytes) {respec.thread_private} : (i64) -> !llvm.ptr
+    scf.parallel (%x) = (%c0) to (%main) step (%c16) {
+      %xi = arith.index_castui %x : index to i64
+      %slot = llvm.getelementptr %scratch[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %slot : !llvm.ptr -> vector<16xf32>
+      %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %dst : vector<16xf32>, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.parallel (%x) = (%main) to (%bx) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %v = arith.uitofp %xi : i64 to f32
+      %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %dst : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+
+// -----
+
+// Grids whose threads may synchronize (not marked by
+// respec-find-independent-threads) are left alone.
+// CHECK-LABEL: llvm.func @__respec_launch.not_independent(
+// CHECK-NOT: omp_get_max_threads
+// CHECK-NOT: scf.if
+// CHECK: llvm.return
+llvm.func @__respec_launch.not_independent(%gx32: i32, %bx32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bx = arith.index_castui %bx32 : i32 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%x) = (%c0) to (%bx) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %v = arith.uitofp %xi : i64 to f32
+      %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %dst : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  llvm.return
+}
+
+// -----
+
+// Shared memory comes from the running core's arena (slices would each
+// get their own), directly or through a called function; plain loads and
+// stores that replace a shared atomic rely on one thread at a time; a
+// block-level store to global memory would run once per slice. None of
+// these grids is sliced.
+// CHECK-LABEL: llvm.func @__respec_launch.shared_memory(
+// CHECK-NOT: scf.if
+// CHECK-LABEL: llvm.func @__respec_launch.shared_memory_in_call(
+// CHECK-NOT: scf.if
+// CHECK-LABEL: llvm.func @__respec_launch.block_serial(
+// CHECK-NOT: scf.if
+// CHECK-LABEL: llvm.func @__respec_launch.block_level_store(
+// CHECK-NOT: scf.if
+// CHECK: llvm.return
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+llvm.func @__respec_launch.shared_memory(%gx32: i32, %bx32: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bx = arith.index_castui %bx32 : i32 to index
+  %bytes = llvm.mlir.constant(4096 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%x) = (%c0) to (%bx) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %old = llvm.atomicrmw add %shared, %one monotonic : !llvm.ptr, i32
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+llvm.func @count(%x: i64) {
+  %bytes = llvm.mlir.constant(64 : i64) : i64
+  %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %old = llvm.atomicrmw add %shared, %one monotonic : !llvm.ptr, i32
+  llvm.return
+}
+llvm.func @__respec_launch.shared_memory_in_call(%gx32: i32, %bx32: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bx = arith.index_castui %bx32 : i32 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%x) = (%c0) to (%bx) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      llvm.call @count(%xi) : (i64) -> ()
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+llvm.func @__respec_launch.block_serial(%gx32: i32, %bx32: i32, %counter: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bx = arith.index_castui %bx32 : i32 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%x) = (%c0) to (%bx) step (%c1) {
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %old = llvm.load %counter {respec.block_serial} : !llvm.ptr -> i32
+      %new = llvm.add %old, %one : i32
+      llvm.store %new, %counter {respec.block_serial} : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+llvm.func @__respec_launch.block_level_store(%gx32: i32, %bx32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bx = arith.index_castui %bx32 : i32 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    %bi = arith.index_castui %b : index to i64
+    %flag = llvm.getelementptr %out[%bi] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+    %old = llvm.load %flag : !llvm.ptr -> i64
+    %one = llvm.mlir.constant(1 : i64) : i64
+    %new = llvm.add %old, %one : i64
+    llvm.store %new, %flag : i64, !llvm.ptr
+    scf.parallel (%x) = (%c0) to (%bx) step (%c1) {
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+
+// -----
+
+// A thread loop whose step does not divide the 64-thread slices would start
+// a slice between two of its iterations: left alone.
+// CHECK-LABEL: llvm.func @__respec_launch.odd_step(
+// CHECK-NOT: scf.if
+// CHECK: llvm.return
+llvm.func @__respec_launch.odd_step(%gx32: i32, %bx32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bx = arith.index_castui %bx32 : i32 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%x) = (%c0) to (%bx) step (%c3) {
+      %xi = arith.index_castui %x : index to i64
+      %v = arith.uitofp %xi : i64 to f32
+      %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %dst : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+
+// -----
+
+// Thread loops nested in one another (fused block rows): restricting both
+// to a slice would cut the outer loop's dimension too. Left alone.
+// CHECK-LABEL: llvm.func @__respec_launch.nested(
+// CHECK-NOT: scf.if
+// CHECK: llvm.return
+llvm.func @__respec_launch.nested(%gx32: i32, %bx32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bx = arith.index_castui %bx32 : i32 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%y) = (%c0) to (%c4) step (%c1) {
+      scf.parallel (%x) = (%c0) to (%bx) step (%c1) {
+        %xi = arith.index_castui %x : index to i64
+        %v = arith.uitofp %xi : i64 to f32
+        %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %v, %dst : f32, !llvm.ptr
+        scf.reduce
+      } {respec.parallel_level = "block"}
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+
+// -----
+
+// Block storage that carries values between threads: a flag per thread
+// that thread 0 combines (barrier lowering's reduction for a loop some
+// threads leave early), and a block-level read of thread 0's per-thread
+// copy (a value all threads computed alike). A slice without thread 0
+// would read what no thread of it wrote. Neither grid is sliced.
+// CHECK-LABEL: llvm.func @__respec_launch.combined_flags(
+// CHECK-NOT: scf.if
+// CHECK-LABEL: llvm.func @__respec_launch.thread0_copy(
+// CHECK-NOT: scf.if
+// CHECK: llvm.return
+llvm.func @__respec_block_scratch(i64) -> !llvm.ptr
+llvm.func @__respec_launch.combined_flags(%gx32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    %flags = llvm.call @__respec_block_scratch(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %flag = arith.trunci %xi : i64 to i32
+      %slot = llvm.getelementptr %flags[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %flag, %slot : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.parallel (%x) = (%c0) to (%c1) step (%c1) {
+      %any = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %c0) -> (index) {
+        %ki = arith.index_castui %k : index to i64
+        %slot = llvm.getelementptr %flags[%ki] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+        %v = llvm.load %slot : !llvm.ptr -> i32
+        %vi = arith.index_castui %v : i32 to index
+        %next = arith.ori %acc, %vi : index
+        scf.yield %next : index
+      }
+      %anyi = arith.index_castui %any : index to i64
+      llvm.store %anyi, %out : i64, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+llvm.func @__respec_launch.thread0_copy(%gx32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    %copies = llvm.call @__respec_block_scratch(%bytes) {respec.thread_private} : (i64) -> !llvm.ptr
+    scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %v = llvm.load %out : !llvm.ptr -> f32
+      %slot = llvm.getelementptr %copies[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %slot : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    %first = llvm.load %copies : !llvm.ptr -> f32
+    %limit = arith.fptoui %first : f32 to i64
+    %n = arith.index_castui %limit : i64 to index
+    scf.for %k = %c0 to %n step %c1 {
+      scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+        %xi = arith.index_castui %x : index to i64
+        %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %w = llvm.load %dst : !llvm.ptr -> f32
+        %y = llvm.fadd %w, %w : f32
+        llvm.store %y, %dst : f32, !llvm.ptr
+        scf.reduce
+      } {respec.parallel_level = "block"}
+    }
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
