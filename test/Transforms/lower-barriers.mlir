@@ -136,7 +136,8 @@ func.func @interchange_for(%n: index, %p: !llvm.ptr, %k: index) {
 // Carried values (uniform: PredicateDivergentBarriers keeps only those)
 // stay SSA values of the block-level loop. A yielded value that is a pure
 // function of block-level values is recomputed at block level; any other is
-// recorded by every thread and thread 0's is yielded. The loop's results
+// recorded by every thread and thread 0's is yielded (the load marked as
+// reading thread 0's entry, which any other entry could replace). The loop's results
 // are used directly after it, without per-thread copies.
 // CHECK-LABEL: func.func @interchange_for_carried(
 // CHECK: %[[MAXES:.*]] = llvm.call @__respec_block_scratch(
@@ -150,7 +151,7 @@ func.func @interchange_for(%n: index, %p: !llvm.ptr, %k: index) {
 // CHECK: } {respec.parallel_level = "block"}
 // CHECK: %[[NEXT:.*]] = llvm.add %[[I]], %{{.*}} : i32
 // CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[MAXES]][%{{.*}}]
-// CHECK: %[[MAX0:.*]] = llvm.load %[[FIRST]] : !llvm.ptr -> i32
+// CHECK: %[[MAX0:.*]] = llvm.load %[[FIRST]] {respec.thread_zero_entry} : !llvm.ptr -> i32
 // CHECK: scf.yield %[[NEXT]], %[[MAX0]] : i32, i32
 // CHECK: scf.parallel
 // CHECK: llvm.store %[[R]]#0, %{{.*}} : i32, !llvm.ptr
@@ -196,7 +197,7 @@ func.func @interchange_for_carried(%n: index, %p: !llvm.ptr, %k: index) {
 // CHECK: } {respec.parallel_level = "block"}
 // CHECK: %[[ZERO:.*]] = arith.index_castui %{{.*}} : index to i64
 // CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[CONDS]][%[[ZERO]]]
-// CHECK: %[[C0:.*]] = llvm.load %[[FIRST]] : !llvm.ptr -> i1
+// CHECK: %[[C0:.*]] = llvm.load %[[FIRST]] {respec.thread_zero_entry} : !llvm.ptr -> i1
 // CHECK: scf.condition(%[[C0]])
 // CHECK: } do {
 // CHECK-NEXT: scf.yield

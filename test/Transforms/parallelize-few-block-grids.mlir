@@ -33,10 +33,13 @@
 // CHECK: %[[C64:.*]] = arith.constant 64 : index
 // CHECK: %[[GRANULES:.*]] = arith.ceildivui %[[MAIN]], %[[C64]] : index
 // CHECK: %[[FEWEST:.*]] = arith.minui %[[PER]], %[[GRANULES]] : index
-// CHECK: %[[SLICES:.*]] = arith.maxui %[[FEWEST]], %[[ONE]] : index
-// CHECK: %[[SPREAD:.*]] = arith.ceildivui %[[MAIN]], %[[SLICES]] : index
+// CHECK: %[[TARGET:.*]] = arith.maxui %[[FEWEST]], %[[ONE]] : index
+// CHECK: %[[SPREAD:.*]] = arith.ceildivui %[[MAIN]], %[[TARGET]] : index
 // CHECK: %[[ROUNDED:.*]] = arith.ceildivui %[[SPREAD]], %{{.*}} : index
-// CHECK: %[[WIDTH:.*]] = arith.muli %[[ROUNDED]], %{{.*}} : index
+// CHECK: %[[ROUNDUP:.*]] = arith.muli %[[ROUNDED]], %{{.*}} : index
+// CHECK: %[[WIDTH:.*]] = arith.maxui %[[ROUNDUP]], %{{.*}} : index
+// CHECK: %[[NEEDED:.*]] = arith.ceildivui %[[MAIN]], %[[WIDTH]] : index
+// CHECK: %[[SLICES:.*]] = arith.maxui %[[NEEDED]], %[[ONE]] : index
 // CHECK: scf.if %[[SLICED]] {
 // CHECK: scf.parallel (%[[B:.*]], %[[S:.*]]) = (%[[C0]], %{{.*}}) to (%[[GX]], %[[SLICES]]) step (%[[C1]], %{{.*}}) {
 // CHECK-NEXT: %[[FIRST:.*]] = arith.muli %[[S]], %[[WIDTH]] : index
@@ -347,6 +350,59 @@ llvm.func @__respec_launch.thread0_copy(%gx32: i32, %out: !llvm.ptr) {
       scf.reduce
     } {respec.parallel_level = "block"}
     %first = llvm.load %copies : !llvm.ptr -> f32
+    %limit = arith.fptoui %first : f32 to i64
+    %n = arith.index_castui %limit : i64 to index
+    scf.for %k = %c0 to %n step %c1 {
+      scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+        %xi = arith.index_castui %x : index to i64
+        %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %w = llvm.load %dst : !llvm.ptr -> f32
+        %y = llvm.fadd %w, %w : f32
+        llvm.store %y, %dst : f32, !llvm.ptr
+        scf.reduce
+      } {respec.parallel_level = "block"}
+    }
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+
+// -----
+
+// Thread 0's entry of a value all threads computed alike, read at block
+// level (barrier lowering marks the load): each slice reads the entry of
+// its own first thread, (0, 0, first), whose linear index is first.
+// CHECK-LABEL: llvm.func @__respec_launch.thread0_entry(
+// CHECK: scf.if
+// CHECK: scf.parallel (%{{.*}}, %[[S:.*]]) =
+// CHECK-NEXT: %[[FIRST:.*]] = arith.muli %[[S]], %{{.*}} : index
+// CHECK: %[[COPIES:.*]] = llvm.call @__respec_block_scratch(%{{.*}}) {respec.thread_private}
+// CHECK: } {respec.parallel_level = "block"}
+// CHECK: %[[INDEX:.*]] = arith.index_castui %[[FIRST]] : index to i64
+// CHECK-NEXT: %[[ENTRY:.*]] = llvm.getelementptr %[[COPIES]][%[[INDEX]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT: llvm.load %[[ENTRY]] {respec.thread_zero_entry} : !llvm.ptr -> f32
+// CHECK: } else {
+// CHECK: llvm.load %{{.*}} {respec.thread_zero_entry} : !llvm.ptr -> f32
+llvm.func @__respec_block_scratch(i64) -> !llvm.ptr
+llvm.func @__respec_launch.thread0_entry(%gx32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    %copies = llvm.call @__respec_block_scratch(%bytes) {respec.thread_private} : (i64) -> !llvm.ptr
+    scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %v = llvm.load %out : !llvm.ptr -> f32
+      %slot = llvm.getelementptr %copies[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %slot : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    %zero = arith.constant 0 : index
+    %zero64 = arith.index_castui %zero : index to i64
+    %entry0 = llvm.getelementptr %copies[%zero64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %first = llvm.load %entry0 {respec.thread_zero_entry} : !llvm.ptr -> f32
     %limit = arith.fptoui %first : f32 to i64
     %n = arith.index_castui %limit : i64 to index
     scf.for %k = %c0 to %n step %c1 {

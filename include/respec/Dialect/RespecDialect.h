@@ -22,6 +22,12 @@ namespace mlir::respec {
 inline constexpr llvm::StringLiteral kThreadPrivateAttr =
     "respec.thread_private";
 
+/// On a block-level load of thread 0's entry in a per-thread copy: a value
+/// every thread of the block computed alike (uniform control of barrier
+/// lowering), which any thread's entry would give.
+inline constexpr llvm::StringLiteral kThreadZeroEntryAttr =
+    "respec.thread_zero_entry";
+
 /// On respec.barrier: made for a warp-level primitive (its synchronization
 /// stands for the warp's, not a __syncthreads of the user's).
 inline constexpr llvm::StringLiteral kWarpSyncAttr = "respec.warp_sync";

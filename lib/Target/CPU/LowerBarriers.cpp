@@ -439,8 +439,13 @@ static FailureOr<Value> recordForThreadZero(scf::ParallelOp inner,
              buildElementAddress(inside, loc, slots, storage, tid));
   OpBuilder after(user);
   Value zero = arith::ConstantIndexOp::create(after, loc, 0);
-  return loadValue(after, loc, value.getType(),
-                   buildElementAddress(after, loc, slots, storage, zero));
+  Value address = buildElementAddress(after, loc, slots, storage, zero);
+  Value loaded = loadValue(after, loc, value.getType(), address);
+  // Any thread's entry would do (respec-parallelize-few-block-grids reads
+  // the first thread of a slice instead).
+  for (Operation *load : address.getUsers())
+    load->setAttr(kThreadZeroEntryAttr, UnitAttr::get(user->getContext()));
+  return loaded;
 }
 
 LogicalResult

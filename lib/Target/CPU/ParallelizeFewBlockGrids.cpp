@@ -122,13 +122,41 @@ bool isBlockStorage(Operation *def) {
   return def && (isa<LLVM::AllocaOp>(def) || isCallTo(def, kScratchFunction));
 }
 
+/// True if `pointer` is `root` or a GEP from it by constant zero indices.
+bool isZeroOffsetFrom(Value pointer, Value root) {
+  if (pointer == root)
+    return true;
+  auto gep = pointer.getDefiningOp<LLVM::GEPOp>();
+  if (!gep || !llvm::all_of(gep.getRawConstantIndices(), [](int32_t index) {
+        return index == 0 || index == LLVM::GEPOp::kDynamicIndex;
+      }))
+    return false;
+  return llvm::all_of(gep.getDynamicIndices(),
+                      [](Value index) {
+                        std::optional<int64_t> constant =
+                            getConstantThroughCasts(index);
+                        return constant && *constant == 0;
+                      }) &&
+         isZeroOffsetFrom(gep.getBase(), root);
+}
+
+/// True if `op` is a block-level load of thread 0's entry in the per-thread
+/// copy `root` of a value all threads computed alike: each slice reads its
+/// own first thread's entry instead (see readFirstThreadEntries).
+bool isThreadZeroEntryLoad(Operation *op, Value root) {
+  auto load = dyn_cast<LLVM::LoadOp>(op);
+  return load && load->hasAttr(kThreadZeroEntryAttr) &&
+         isZeroOffsetFrom(load.getAddr(), root);
+}
+
 /// True if slices need not see each other's block storage: per-thread
 /// copies (respec.thread_private, each thread touching only its own part)
-/// are accessed only in thread loops, other block storage (block-level
-/// scalars) only by block-level code, and both only as load and store
-/// addresses. Barrier lowering's broadcasts and reductions (a flag per
-/// thread that thread 0 combines, a slot it fills for all) read other
-/// threads' values and fail this.
+/// are accessed only in thread loops (and at block level only for thread
+/// 0's entry of a value all threads computed alike), other block storage
+/// (block-level scalars) only by block-level code, and both only as load
+/// and store addresses. Barrier lowering's reductions (a flag per thread
+/// that thread 0 combines, a slot it fills for all) read other threads'
+/// values and fail this.
 bool usesBlockStorageLocally(scf::ParallelOp grid) {
   auto isInThreadLoop = [&](Operation *op) {
     return op->getParentOfType<scf::ParallelOp>() != grid;
@@ -150,6 +178,9 @@ bool usesBlockStorageLocally(scf::ParallelOp grid) {
         auto store = dyn_cast<LLVM::StoreOp>(user);
         bool isAddress =
             isa<LLVM::LoadOp>(user) || (store && store.getAddr() == pointer);
+        if (perThread && !isInThreadLoop(user) &&
+            isThreadZeroEntryLoad(user, def->getResult(0)))
+          continue;
         if (!isAddress || isInThreadLoop(user) != perThread)
           return WalkResult::interrupt();
       }
@@ -263,14 +294,20 @@ SlicePlan buildSlicePlan(OpBuilder &b, Location loc, scf::ParallelOp grid,
       one);
   Value granules =
       arith::CeilDivUIOp::create(b, loc, blockWidth, constant(kSliceGranule));
-  Value slices = arith::MaxUIOp::create(
+  Value target = arith::MaxUIOp::create(
       b, loc, arith::MinUIOp::create(b, loc, perBlock, granules), one);
   Value width = arith::MulIOp::create(
       b, loc,
       arith::CeilDivUIOp::create(
-          b, loc, arith::CeilDivUIOp::create(b, loc, blockWidth, slices),
+          b, loc, arith::CeilDivUIOp::create(b, loc, blockWidth, target),
           constant(kSliceGranule)),
       constant(kSliceGranule));
+  width = arith::MaxUIOp::create(b, loc, width, constant(kSliceGranule));
+  // Rounding the width up may leave fewer slices than the target; none may
+  // be empty, since every slice runs the block's code (and reads its first
+  // thread's entries).
+  Value slices = arith::MaxUIOp::create(
+      b, loc, arith::CeilDivUIOp::create(b, loc, blockWidth, width), one);
   return {sliced, slices, width};
 }
 
@@ -289,6 +326,29 @@ void restrictToSlice(scf::ParallelOp loop, Value first, Value end,
                               arith::MinUIOp::create(b, loc, uppers[x], end));
   loop.getLowerBoundMutable().assign(lowers);
   loop.getUpperBoundMutable().assign(uppers);
+}
+
+/// Makes the block-level loads of thread 0's entry in `sliced` read the
+/// entry of the slice's first thread, (z, y, x) = (0, 0, first), whose
+/// linear index is `first`: a slice without thread 0 never writes thread
+/// 0's entry, and the value is the same in every entry. The entries are
+/// of the loaded type (per-thread copies of one value).
+void readFirstThreadEntries(scf::ParallelOp sliced, Value first) {
+  sliced.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto loop = dyn_cast<scf::ParallelOp>(op))
+      return WalkResult::skip();
+    auto load = dyn_cast<LLVM::LoadOp>(op);
+    if (!load || !load->hasAttr(kThreadZeroEntryAttr))
+      return WalkResult::advance();
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    Value index = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), first);
+    Value entry = LLVM::GEPOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), load.getType(),
+        getRootPointer(load.getAddr()), ValueRange{index});
+    load.getAddrMutable().assign(entry);
+    return WalkResult::advance();
+  });
 }
 
 /// Builds the sliced copy of `grid` at `b`'s insertion point: the grid's
@@ -323,6 +383,7 @@ void buildSlicedGrid(OpBuilder &b, scf::ParallelOp grid,
     b.clone(op, mapping);
   for (scf::ParallelOp loop : collectThreadLoops(sliced))
     restrictToSlice(loop, first, end, isLast);
+  readFirstThreadEntries(sliced, first);
 }
 
 struct ParallelizeFewBlockGridsPass

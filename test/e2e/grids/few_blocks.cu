@@ -1,14 +1,16 @@
 // Grids of fewer blocks than cores. Kernels whose threads never
 // synchronize and use no shared memory run each block as slices of threads
 // on several cores (respec-find-independent-threads,
-// respec-parallelize-few-block-grids): a recurrence per thread (whose serial
-// loop respec interchanges with the thread loop), a thread-private array, a
-// block-stride loop, a branch on thread 0, a bounds check, a 2-D block and a
-// block size that is not a multiple of 64. Kernels with barriers (an array
-// reversed through shared memory, a tile transposed in dynamic shared
-// memory, a barrier in a loop) keep one core per block. Each runs with 1, 2
-// and 8 OpenMP threads (8 slices grids of up to 4 blocks), with the
-// optimization off, and coarsened. The host checks every element.
+// respec-parallelize-few-block-grids): a recurrence per thread (whose
+// serial loop respec interchanges with the thread loop), the same with a
+// trip count from a kernel argument (read from one thread's copy), a
+// thread-private array, a block-stride loop, a branch on thread 0, a
+// bounds check, a 2-D block and a block size that is not a multiple of 64.
+// Kernels with barriers (an array reversed through shared memory, a tile
+// transposed in dynamic shared memory, a barrier in a loop) keep one core
+// per block. Each runs with 1, 2 and 8 OpenMP threads (8 slices grids of
+// up to 4 blocks), with the optimization off, and coarsened. The host
+// checks every element.
 // RUN: %respec -O2 %s -o %t
 // RUN: env OMP_NUM_THREADS=1 %t | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 %t | FileCheck %s
@@ -17,6 +19,7 @@
 // RUN: %respec -O1 --coarsen=block=2,thread=2 %s -o %t.c && env OMP_NUM_THREADS=8 %t.c | FileCheck %s
 // CHECK: PASSED
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -108,6 +111,18 @@ __global__ void privateArray(const int *in, int *out, int n) {
   for (int d = 0; d < 8; ++d)
     sum += digits[(d + in[i]) % 8] * (d + 1);
   out[i] = sum;
+}
+
+// Every thread runs the same number of steps, a kernel argument: respec
+// runs the loop around the thread loop and takes its trip count from one
+// thread's copy (in a slice, the slice's first thread's).
+__global__ void uniformSteps(const float *start, float *end, int steps) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = start[i];
+  float r = 0.5f + 0.25f * start[i];
+  for (int k = 0; k < steps; ++k)
+    x = 0.5f * x + r / (1.0f + x * x);
+  end[i] = x;
 }
 
 // A block-stride loop: each thread sums every blockDim.x-th element.
@@ -235,6 +250,27 @@ int main() {
     }
     CUDA_CHECK(cudaFree(in));
     CUDA_CHECK(cudaFree(out));
+  }
+
+  for (int blocks = 1; blocks <= 3; ++blocks) {
+    const int n = blocks * 768, steps = 200;
+    float *start, *end;
+    CUDA_CHECK(cudaMallocManaged(&start, n * sizeof(float)));
+    CUDA_CHECK(cudaMallocManaged(&end, n * sizeof(float)));
+    for (int i = 0; i < n; ++i)
+      start[i] = static_cast<float>(i % 10) * 0.1f;
+    uniformSteps<<<blocks, 768>>>(start, end, steps);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < n; ++i) {
+      float x = start[i], r = 0.5f + 0.25f * start[i];
+      for (int k = 0; k < steps; ++k)
+        x = 0.5f * x + r / (1.0f + x * x);
+      if (std::fabs(end[i] - x) > 1e-5f * std::fabs(x) + 1e-6f &&
+          failures++ < 10)
+        std::printf("uniformSteps[%d]: got %g, want %g\n", i, end[i], x);
+    }
+    CUDA_CHECK(cudaFree(start));
+    CUDA_CHECK(cudaFree(end));
   }
 
   // Block sizes that are not multiples of 64, and 1 to 3 blocks.
