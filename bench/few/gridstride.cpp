@@ -10,7 +10,7 @@ int main() {
   const long n = N;
   std::vector<float> x(n), y(n);
   for (long i = 0; i < n; ++i)
-    x[i] = y[i] = benchInput(i);
+    x[i] = y[i] = unitInput(i);
   timeIt("gridstride", 10, [&] {
 #pragma omp parallel for
     for (long i = 0; i < n; ++i) {

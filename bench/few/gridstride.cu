@@ -20,7 +20,7 @@ int main() {
   const long n = N;
   std::vector<float> host(n);
   for (long i = 0; i < n; ++i)
-    host[i] = benchInput(i);
+    host[i] = unitInput(i);
   float *x, *y;
   cudaMalloc(&x, n * sizeof(float));
   cudaMalloc(&y, n * sizeof(float));

@@ -10,7 +10,7 @@ int main() {
   const int n = 1024;
   std::vector<float> start(n), end(n);
   for (int i = 0; i < n; ++i)
-    start[i] = 0.1f + 0.8f * benchInput(i);
+    start[i] = 0.1f + 0.8f * unitInput(i);
   timeIt("walkers", 5, [&] {
 #pragma omp parallel for
     for (int i = 0; i < n; ++i) {

@@ -20,7 +20,7 @@ int main() {
   const int n = 1024;
   std::vector<float> host(n);
   for (int i = 0; i < n; ++i)
-    host[i] = 0.1f + 0.8f * benchInput(i);
+    host[i] = 0.1f + 0.8f * unitInput(i);
   float *start, *end;
   cudaMalloc(&start, n * sizeof(float));
   cudaMalloc(&end, n * sizeof(float));

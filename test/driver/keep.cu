@@ -21,7 +21,7 @@
 // CPUMLIR: llvm.func @__respec_launch._Z6squarePi(
 // CPUMLIR-NOT: respec.barrier
 // CPUMLIR-NOT: omp.
-// CPUMLIR: {respec.parallel_level = "grid"}
+// CPUMLIR: respec.parallel_level = "grid"}
 // RUN: FileCheck %s --check-prefix=CPU < %t.dir/keep.cpu.ll
 // CPU-NOT: target triple = "nvptx
 // CPU-DAG: define {{.*}}@__respec_launch._Z6squarePi(
