@@ -16,9 +16,8 @@
 // everything the earlier passes built on them (per-thread arrays, SIMD
 // lanes, index-set splits) stays as it is. Slices are multiples of 64
 // threads, which keeps a vectorized thread loop's lane groups whole, and the
-// last slice takes every thread above it, which keeps thread loops that run
-// past blockDim.x (none do) or whose extent the block size does not bound
-// complete.
+// last slice takes every thread above it, so that the slices cover each
+// thread loop whatever its extent (their sizes come from one loop's).
 //
 // Each slice runs the block-level code on its own core, with its own
 // scratch storage (per-thread arrays, barrier-lowering spills). So the
@@ -28,7 +27,9 @@
 // only in thread loops, block-level scalars only in block code. Barrier
 // lowering of the interchanged loops of independent threads can combine
 // the threads' values (a loop that some threads leave early runs while any
-// thread's flag is set); such grids are not sliced.
+// thread's flag is set); such grids are not sliced. A value every thread
+// records for the block and block code reads from thread 0's entry
+// (respec.thread_zero_entry) is read from the slice's first thread's.
 //
 // The version is taken when the grid has at most half as many blocks as
 // OpenMP threads (so that slicing at least doubles the cores in use) and
