@@ -63,9 +63,7 @@ struct FindIndependentThreadsPass
       if (!isGridLoop(grid))
         return;
       WalkResult walk = grid.getBody()->walk([&](Operation *op) {
-        auto call = dyn_cast<LLVM::CallOp>(op);
-        if (synchronizesThreads(op) ||
-            (call && synchronizing.contains(*call.getCallee())))
+        if (synchronizesThreads(op) || isCallToAnyOf(op, synchronizing))
           return WalkResult::interrupt();
         return WalkResult::advance();
       });

@@ -69,6 +69,13 @@ namespace {
 /// vectorized thread loop (at most 64 lanes) and whole warps.
 constexpr int64_t kSliceGranule = 64;
 
+/// True for a call whose callee is not known (it might take the block's
+/// shared memory).
+bool isIndirectCall(Operation *op) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  return call && !call.getCallee();
+}
+
 bool allConstant(ValueRange values, int64_t expected) {
   return llvm::all_of(values, [&](Value value) {
     std::optional<int64_t> constant = getConstantThroughCasts(value);
@@ -202,11 +209,8 @@ bool canSliceBlocks(scf::ParallelOp grid,
   WalkResult walk = grid.getBody()->walk([&](Operation *op) {
     if (op->hasAttr(kBlockSerialAttr))
       return WalkResult::interrupt();
-    if (auto call = dyn_cast<LLVM::CallOp>(op)) {
-      std::optional<StringRef> callee = call.getCallee();
-      if (!callee || sharedMemoryUsers.contains(*callee))
-        return WalkResult::interrupt();
-    }
+    if (isIndirectCall(op) || isCallToAnyOf(op, sharedMemoryUsers))
+      return WalkResult::interrupt();
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -396,11 +400,8 @@ struct ParallelizeFewBlockGridsPass
     ModuleOp module = getOperation();
     // Functions that take the block's shared memory from the runtime, and
     // those whose indirect calls might.
-    llvm::DenseSet<StringRef> sharedMemoryUsers = findFunctionsReaching(
-        module, {kSharedMemoryFunction}, [](Operation *op) {
-          auto call = dyn_cast<LLVM::CallOp>(op);
-          return call && !call.getCallee();
-        });
+    llvm::DenseSet<StringRef> sharedMemoryUsers =
+        findFunctionsReaching(module, {kSharedMemoryFunction}, isIndirectCall);
     SmallVector<scf::ParallelOp> candidates;
     module.walk([&](scf::ParallelOp grid) {
       if (isGridLoop(grid) && canSliceBlocks(grid, sharedMemoryUsers))

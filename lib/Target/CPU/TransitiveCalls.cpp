@@ -11,11 +11,7 @@ llvm::DenseSet<StringRef> mlir::respec::findFunctionsReaching(
     llvm::function_ref<bool(Operation *)> matches) {
   llvm::DenseSet<StringRef> reaching(seeds.begin(), seeds.end());
   auto reaches = [&](Operation *op) {
-    if (matches(op))
-      return true;
-    auto call = dyn_cast<LLVM::CallOp>(op);
-    std::optional<StringRef> callee = call ? call.getCallee() : std::nullopt;
-    return callee && reaching.contains(*callee);
+    return matches(op) || isCallToAnyOf(op, reaching);
   };
   // Call graphs of device code are small: iterate until no function joins.
   bool changed = true;
@@ -35,4 +31,11 @@ llvm::DenseSet<StringRef> mlir::respec::findFunctionsReaching(
     });
   }
   return reaching;
+}
+
+bool mlir::respec::isCallToAnyOf(Operation *op,
+                                 const llvm::DenseSet<StringRef> &functions) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  std::optional<StringRef> callee = call ? call.getCallee() : std::nullopt;
+  return callee && functions.contains(*callee);
 }

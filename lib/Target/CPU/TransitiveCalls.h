@@ -23,6 +23,9 @@ llvm::DenseSet<StringRef>
 findFunctionsReaching(ModuleOp module, ArrayRef<StringRef> seeds,
                       llvm::function_ref<bool(Operation *)> matches);
 
+/// True if `op` is a direct call of one of `functions`.
+bool isCallToAnyOf(Operation *op, const llvm::DenseSet<StringRef> &functions);
+
 } // namespace mlir::respec
 
 #endif // RESPEC_LIB_TARGET_CPU_TRANSITIVECALLS_H
