@@ -419,3 +419,46 @@ llvm.func @__respec_launch.thread0_entry(%gx32: i32, %out: !llvm.ptr) {
   } {respec.independent_threads, respec.parallel_level = "grid"}
   llvm.return
 }
+
+// -----
+
+// A block-level read of thread 0's copy whose result nothing uses (what the
+// interchange of a uniform loop leaves of the loop's prologue, evaluated as
+// thread 0 would) is erased, with the arithmetic on it, and the grid is
+// sliced.
+// CHECK-LABEL: llvm.func @__respec_launch.dead_thread0_read(
+// CHECK: scf.if
+// CHECK-NOT: llvm.fmul
+// CHECK: } else {
+// CHECK-NOT: llvm.fmul
+// CHECK: llvm.return
+llvm.func @__respec_block_scratch(i64) -> !llvm.ptr
+llvm.func @__respec_launch.dead_thread0_read(%gx32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    %copies = llvm.call @__respec_block_scratch(%bytes) {respec.thread_private} : (i64) -> !llvm.ptr
+    scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %v = llvm.load %out : !llvm.ptr -> f32
+      %slot = llvm.getelementptr %copies[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %slot : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    %first = llvm.load %copies : !llvm.ptr -> f32
+    %unused = llvm.fmul %first, %first : f32
+    scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %slot = llvm.getelementptr %copies[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %w = llvm.load %slot : !llvm.ptr -> f32
+      %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %w, %dst : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}

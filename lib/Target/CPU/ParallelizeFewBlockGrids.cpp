@@ -30,6 +30,9 @@
 // thread's flag is set); such grids are not sliced. A value every thread
 // records for the block and block code reads from thread 0's entry
 // (respec.thread_zero_entry) is read from the slice's first thread's.
+// Unused block-level reads are erased first: the interchange of uniform
+// loops leaves copies of the loop's prologue evaluated as thread 0 would,
+// whose results nothing uses, and they must not keep a grid from slicing.
 //
 // The version is taken when the grid has at most half as many blocks as
 // OpenMP threads (so that slicing at least doubles the cores in use) and
@@ -51,7 +54,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -404,7 +409,12 @@ struct ParallelizeFewBlockGridsPass
         findFunctionsReaching(module, {kSharedMemoryFunction}, isIndirectCall);
     SmallVector<scf::ParallelOp> candidates;
     module.walk([&](scf::ParallelOp grid) {
-      if (isGridLoop(grid) && canSliceBlocks(grid, sharedMemoryUsers))
+      if (!isGridLoop(grid))
+        return;
+      // Dead reads of another thread's entry must not count as uses.
+      IRRewriter rewriter(grid.getContext());
+      (void)runRegionDCE(rewriter, grid->getRegions());
+      if (canSliceBlocks(grid, sharedMemoryUsers))
         candidates.push_back(grid);
     });
     if (candidates.empty())
