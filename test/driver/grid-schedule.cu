@@ -1,10 +1,12 @@
 // With --grid-schedule=auto the blocks of a kernel run under a dynamic
-// OpenMP schedule where they may do different amounts of work (here: a row
-// of a CSR matrix, whose length is loaded from memory), under a static one
+// schedule where they may do different amounts of work (here: a row of a
+// CSR matrix, whose length is loaded from memory), under a static one
 // otherwise (the same loop for every block); the default is static for
-// every kernel, and --grid-schedule=X picks X for every kernel. A dynamic
-// schedule lowers to libomp's dispatch calls, a static one to
-// __kmpc_for_static_init.
+// every kernel, and --grid-schedule=X picks X for every kernel. respec
+// builds the static and dynamic schedules itself (each thread's share from
+// omp_get_thread_num/omp_get_num_threads; blocks taken one at a time from
+// a counter with an atomic add), without libomp's worksharing calls; the
+// guided schedule lowers to libomp's dispatch calls.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir/auto %t.dir/static %t.dir/guided
 // RUN: %respec -O2 --keep --grid-schedule=auto -c %s -o %t.dir/auto/s.o
 // RUN: FileCheck %s --check-prefix=AUTO < %t.dir/auto/grid-schedule.cpu.ll
@@ -14,11 +16,16 @@
 // RUN: FileCheck %s --check-prefix=GUIDED < %t.dir/guided/grid-schedule.cpu.ll
 // RUN: not %respec --grid-schedule=fast -c %s -o %t.dir/bad.o 2>&1 | FileCheck %s --check-prefix=BAD
 // AUTO: define {{.*}}@__respec_launch._Z5scalePfPKfi..omp_par(
-// AUTO-NOT: __kmpc_dispatch_init_8u(
-// AUTO: call void @__kmpc_for_static_init_8u(
+// AUTO-NOT: __kmpc_{{dispatch|for_static}}
+// AUTO: call i32 @omp_get_thread_num()
+// AUTO-NOT: __kmpc_{{dispatch|for_static}}
 // AUTO: define {{.*}}@__respec_launch._Z7spmvRowPKiPKfS2_Pf..omp_par(
-// AUTO: call void @__kmpc_dispatch_init_8u(
-// STATIC-NOT: __kmpc_dispatch_init
+// AUTO-NOT: __kmpc_{{dispatch|for_static}}
+// AUTO: atomicrmw add ptr %{{.*}}, i64 1 monotonic
+// STATIC-NOT: __kmpc_{{dispatch|for_static}}
+// STATIC: call i32 @omp_get_thread_num()
+// STATIC-NOT: __kmpc_{{dispatch|for_static}}
+// STATIC-NOT: atomicrmw add ptr %{{.*}}, i64 1 monotonic
 // GUIDED-COUNT-2: call void @__kmpc_dispatch_init_8u(
 // BAD: respec: error: --grid-schedule=fast is not auto, static, dynamic or guided
 

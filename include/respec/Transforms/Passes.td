@@ -722,19 +722,25 @@ def FindUnbalancedGridsPass : Pass<"respec-find-unbalanced-grids",
 }
 
 def ScheduleGridLoopsPass : Pass<"respec-schedule-grid-loops", "ModuleOp"> {
-  let summary = "Choose the OpenMP schedule of each grid loop";
+  let summary = "Share each grid loop's blocks among the OpenMP threads";
   let description = [{
-    For the CPU back end, after `--convert-scf-to-openmp`. Sets the
+    For the CPU back end, after `--convert-scf-to-openmp`. Chooses the
     schedule of each `omp.wsloop` (the blocks of a grid): with `auto`,
     dynamic in functions marked `respec.unbalanced_blocks`
     (`--respec-find-unbalanced-grids`), static (one contiguous run of
-    blocks per core) elsewhere; or the schedule given.
+    blocks per core) elsewhere; or the schedule given. Static and dynamic
+    schedules are built in the parallel region itself (each thread's share
+    from `omp_get_thread_num`/`omp_get_num_threads`; a team counter taken
+    one block at a time), without libomp's worksharing calls, whose debug
+    builds format trace strings on every call; `guided` keeps the
+    `omp.wsloop`.
   }];
   let options = [
     Option<"schedule", "schedule", "std::string", /*default=*/"\"auto\"",
            "auto, static, dynamic or guided">,
   ];
-  let dependentDialects = ["omp::OpenMPDialect"];
+  let dependentDialects = ["omp::OpenMPDialect", "arith::ArithDialect",
+                           "scf::SCFDialect", "LLVM::LLVMDialect"];
 }
 
 def EmitModuleTablePass : Pass<"respec-emit-module-table", "ModuleOp"> {
