@@ -172,7 +172,8 @@ void respec::buildCPUToLLVMPipeline(OpPassManager &pm,
   // loop; everything left of scf/arith/index then lowers to LLVM dialect.
   pm.addPass(createConvertSCFToOpenMPPass());
   // Blocks handed out as cores become free where they may differ in work.
-  pm.addPass(createScheduleGridLoopsPass({options.gridSchedule}));
+  pm.addPass(createScheduleGridLoopsPass(
+      {options.gridSchedule, options.inlineWorksharing}));
   // The OpenMP loop body sits in a memref.alloca_scope, which must become
   // stack save/restore before its structured body turns into a CFG.
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

@@ -2,6 +2,7 @@
 // RUN: respec-opt --convert-scf-to-openmp "--respec-schedule-grid-loops=schedule=guided" %s | FileCheck %s --check-prefix=GUIDED
 // RUN: respec-opt --convert-scf-to-openmp "--respec-schedule-grid-loops=schedule=dynamic" %s | FileCheck %s --check-prefix=DYNAMIC
 // RUN: respec-opt --convert-scf-to-openmp --respec-schedule-grid-loops --finalize-memref-to-llvm --convert-scf-to-cf --convert-arith-to-llvm --convert-index-to-llvm --convert-cf-to-llvm --convert-openmp-to-llvm --reconcile-unrealized-casts %s | FileCheck %s --check-prefix=LLVM
+// RUN: respec-opt --convert-scf-to-openmp "--respec-schedule-grid-loops=inline-worksharing=false" %s | FileCheck %s --check-prefix=LIBOMP
 // RUN: not respec-opt --convert-scf-to-openmp "--respec-schedule-grid-loops=schedule=fast" %s 2>&1 | FileCheck %s --check-prefix=BAD
 
 // A function marked by respec-find-unbalanced-grids gets a dynamic
@@ -79,6 +80,12 @@
 // GUIDED-COUNT-2: omp.wsloop schedule(guided)
 // DYNAMIC-COUNT-3: llvm.atomicrmw add
 // DYNAMIC: omp.wsloop schedule(dynamic) reduction(
+// With inline-worksharing=false every grid loop stays libomp's.
+// LIBOMP: omp.wsloop schedule(dynamic)
+// LIBOMP: omp.wsloop schedule(static)
+// LIBOMP: omp.wsloop schedule(static)
+// LIBOMP: omp.wsloop schedule(static) reduction(
+// LIBOMP-NOT: omp_get_thread_num
 // LLVM-NOT: omp.wsloop
 // LLVM-DAG: llvm.func @omp_get_thread_num() -> i32
 // LLVM-DAG: llvm.func @omp_get_num_threads() -> i32

@@ -6,7 +6,8 @@
 // builds the static and dynamic schedules itself (each thread's share from
 // omp_get_thread_num/omp_get_num_threads; blocks taken one at a time from
 // a counter with an atomic add), without libomp's worksharing calls; the
-// guided schedule lowers to libomp's dispatch calls.
+// guided schedule lowers to libomp's dispatch calls, and every schedule
+// to libomp's worksharing calls with --disable-opt=inline-worksharing.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir/auto %t.dir/static %t.dir/guided
 // RUN: %respec -O2 --keep --grid-schedule=auto -c %s -o %t.dir/auto/s.o
 // RUN: FileCheck %s --check-prefix=AUTO < %t.dir/auto/grid-schedule.cpu.ll
@@ -14,6 +15,8 @@
 // RUN: FileCheck %s --check-prefix=STATIC < %t.dir/static/grid-schedule.cpu.ll
 // RUN: %respec -O2 --keep --grid-schedule guided -c %s -o %t.dir/guided/s.o
 // RUN: FileCheck %s --check-prefix=GUIDED < %t.dir/guided/grid-schedule.cpu.ll
+// RUN: mkdir -p %t.dir/libomp && %respec -O2 --keep --disable-opt=inline-worksharing -c %s -o %t.dir/libomp/s.o
+// RUN: FileCheck %s --check-prefix=LIBOMP < %t.dir/libomp/grid-schedule.cpu.ll
 // RUN: not %respec --grid-schedule=fast -c %s -o %t.dir/bad.o 2>&1 | FileCheck %s --check-prefix=BAD
 // AUTO: define {{.*}}@__respec_launch._Z5scalePfPKfi..omp_par(
 // AUTO-NOT: __kmpc_{{dispatch|for_static}}
@@ -26,6 +29,7 @@
 // STATIC: call i32 @omp_get_thread_num()
 // STATIC-NOT: __kmpc_{{dispatch|for_static}}
 // STATIC-NOT: atomicrmw add ptr %{{.*}}, i64 1 monotonic
+// LIBOMP-COUNT-2: call void @__kmpc_for_static_init_8u(
 // GUIDED-COUNT-2: call void @__kmpc_dispatch_init_8u(
 // BAD: respec: error: --grid-schedule=fast is not auto, static, dynamic or guided
 

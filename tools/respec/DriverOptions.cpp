@@ -123,6 +123,8 @@ static const OptionalOptimization kOptionalOptimizations[] = {
     {"bounds-checks", &mlir::respec::CPUPipelineOptions::versionBoundsChecks},
     {"few-block-grids",
      &mlir::respec::CPUPipelineOptions::parallelizeFewBlockGrids},
+    {"inline-worksharing",
+     &mlir::respec::CPUPipelineOptions::inlineWorksharing},
     {"loop-exits", &mlir::respec::CPUPipelineOptions::simplifyLoopExits},
     {"loop-interchange",
      &mlir::respec::CPUPipelineOptions::interchangeSerialLoops},

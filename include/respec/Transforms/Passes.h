@@ -121,6 +121,10 @@ struct CPUPipelineOptions {
   /// Static by default: `auto` made bfs 2.7x slower (libomp's dispatch per
   /// block of a short launch; bench/README.md, 0.19.0).
   std::string gridSchedule = "static";
+  /// Static and dynamic grid schedules computed in the parallel region
+  /// itself rather than by libomp's worksharing calls, which format debug
+  /// traces on every call in distribution builds (respec-schedule-grid-loops).
+  bool inlineWorksharing = true;
   unsigned threadVectorLanes = 8;
   /// Lanes per SIMD group of interleaved warps (a power of two up to 32;
   /// 0: chosen from `vectorBits`, see respec-interleave-warp-lanes).

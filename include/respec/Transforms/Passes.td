@@ -733,11 +733,15 @@ def ScheduleGridLoopsPass : Pass<"respec-schedule-grid-loops", "ModuleOp"> {
     from `omp_get_thread_num`/`omp_get_num_threads`; a team counter taken
     one block at a time), without libomp's worksharing calls, whose debug
     builds format trace strings on every call; `guided` keeps the
-    `omp.wsloop`.
+    `omp.wsloop`, as every schedule does with `inline-worksharing=false`.
   }];
   let options = [
     Option<"schedule", "schedule", "std::string", /*default=*/"\"auto\"",
            "auto, static, dynamic or guided">,
+    Option<"inlineWorksharing", "inline-worksharing", "bool",
+           /*default=*/"true",
+           "build static and dynamic schedules in the parallel region "
+           "(false: libomp's worksharing loop)">,
   ];
   let dependentDialects = ["omp::OpenMPDialect", "arith::ArithDialect",
                            "scf::SCFDialect", "LLVM::LLVMDialect"];

@@ -262,7 +262,8 @@ struct ScheduleGridLoopsPass
                                      : unbalanced ? omp::ClauseScheduleKind::Dynamic
                                                   : omp::ClauseScheduleKind::Static;
       omp::LoopNestOp nest = getDistributableNest(wsloop);
-      if (nest && kind != omp::ClauseScheduleKind::Guided)
+      if (inlineWorksharing && nest &&
+          kind != omp::ClauseScheduleKind::Guided)
         distributeByHand(wsloop, nest, kind);
       else
         wsloop.setScheduleKind(kind);

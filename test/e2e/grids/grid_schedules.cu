@@ -16,6 +16,7 @@
 // RUN: env OMP_NUM_THREADS=1 %t.dyn | FileCheck %s
 // RUN: env OMP_NUM_THREADS=5 %t.dyn | FileCheck %s
 // RUN: %respec -O2 --grid-schedule=guided %s -o %t.guided && env OMP_NUM_THREADS=3 %t.guided | FileCheck %s
+// RUN: %respec -O2 --disable-opt=inline-worksharing %s -o %t.libomp && env OMP_NUM_THREADS=3 %t.libomp | FileCheck %s
 // CHECK: PASSED
 
 #include <cstdio>
