@@ -119,7 +119,8 @@ struct CPUPipelineOptions {
   /// OpenMP schedule of the grid loops: static, auto (dynamic where blocks
   /// may do different work), dynamic or guided (respec-schedule-grid-loops).
   /// Static by default: `auto` made bfs 2.7x slower (libomp's dispatch per
-  /// block of a short launch; bench/README.md, 0.19.0).
+  /// block of a short launch; bench/README.md, 0.19.0), and still 1.17x
+  /// with respec's own dynamic schedule (0.21.0).
   std::string gridSchedule = "static";
   /// Static and dynamic grid schedules computed in the parallel region
   /// itself rather than by libomp's worksharing calls, which format debug
