@@ -22,8 +22,10 @@
 // CHECK: %[[N:.*]] = llvm.load %[[N_ADDR]] : !llvm.ptr -> i32
 // CHECK: %[[BYTES:.*]] = llvm.mlir.constant(16 : i64) : i64
 // CHECK: omp.parallel {
-// CHECK-NEXT: omp.wsloop schedule(static) {
-// CHECK-NEXT: omp.loop_nest (%{{.*}}, %{{.*}}, %{{.*}}) : i64 = {{.*}} collapse(3) {
+// CHECK-NOT: omp.wsloop
+// CHECK: llvm.call @omp_get_thread_num()
+// CHECK: llvm.call @omp_get_num_threads()
+// CHECK: llvm.intr.stacksave
 // CHECK: %[[SHARED:.*]] = llvm.call @__respec_shared_memory(%[[BYTES]])
 // CHECK: %[[TILE:.*]] = llvm.getelementptr %[[SHARED]]
 // CHECK: llvm.icmp "slt"
@@ -32,7 +34,7 @@
 // CHECK: llvm.icmp "slt" %{{.*}}, %[[N]] : i32
 // CHECK: llvm.call_intrinsic "llvm.sin.f32"
 // CHECK: llvm.store %{{.*}}, %[[TILE]]
-// CHECK: omp.yield
+// CHECK: llvm.intr.stackrestore
 // CHECK: omp.terminator
 // CHECK: llvm.mlir.global private constant @__respec_kernels.{{[0-9]+}}() {{.*}} : !llvm.array<1 x struct<(ptr, ptr, i64, i32, i32, ptr)>>
 // CHECK: llvm.mlir.addressof @__respec_launch._Z1kPfi
@@ -82,10 +84,18 @@ module attributes {dlti.dl_spec = #dlti.dl_spec<!llvm.ptr = dense<64> : vector<4
 
 // A 2-D kernel without shared memory reads blockIdx.y/threadIdx.y: they
 // are the y indices of the block loop and of the thread loops (z, y, x);
-// no shared memory is allocated.
+// no shared memory is allocated. The first grid loop is the sliced
+// version's, over (z, y, x, slice): the y index is the third digit of the
+// linear block number, the slice varying fastest.
 // CHECK-LABEL: llvm.func @__respec_launch.k2d(
 // CHECK-NOT: __respec_shared_memory
-// CHECK: omp.loop_nest (%{{[^,]*}}, %[[BY:[^,]*]], %{{[^)]*}}) : i64
+// CHECK: llvm.call @omp_get_thread_num()
+// CHECK: ^bb{{[0-9]+}}(%[[L:.*]]: i64):
+// CHECK: llvm.urem %[[L]], %{{.*}} : i64
+// CHECK-NEXT: %[[L1:.*]] = llvm.udiv %[[L]], %{{.*}} : i64
+// CHECK-NEXT: llvm.urem %[[L1]], %{{.*}} : i64
+// CHECK-NEXT: %[[L2:.*]] = llvm.udiv %[[L1]], %{{.*}} : i64
+// CHECK-NEXT: %[[BY:.*]] = llvm.urem %[[L2]], %{{.*}} : i64
 // CHECK: %[[BYF:.*]] = llvm.freeze %[[BY]] : i64
 // CHECK: %[[BYI:.*]] = llvm.trunc %[[BYF]] : i64 to i32
 // CHECK: ^bb{{[0-9]+}}(%{{.*}}: i64):
@@ -115,12 +125,12 @@ llvm.func @host_side() {
 // A kernel with __syncthreads compiles: the barrier splits the thread loop
 // in two serial loops inside the OpenMP loop over blocks.
 // CHECK-LABEL: llvm.func @__respec_launch._Z12with_barrierPf(
-// CHECK: omp.loop_nest
+// CHECK: llvm.call @omp_get_thread_num()
 // CHECK: llvm.call @__respec_block_scratch_reset()
 // CHECK: llvm.call @__respec_block_scratch(
 // CHECK: llvm.store
 // CHECK: llvm.load
-// CHECK: omp.yield
+// CHECK: llvm.intr.stackrestore
 llvm.func ptx_kernelcc @_Z12with_barrierPf(%x: !llvm.ptr<1>) {
   %t = nvvm.read.ptx.sreg.tid.x : i32
   %i = llvm.sext %t : i32 to i64
@@ -151,9 +161,9 @@ llvm.func ptx_kernelcc @_Z15partial_barrierPf(%x: !llvm.ptr<1>) {
 // __activemask in a kernel with a block barrier is rejected at the user's
 // line.
 // CHECK-LABEL: llvm.func @__respec_launch._Z7shufflePi(
-// CHECK: omp.loop_nest
+// CHECK: llvm.call @omp_get_thread_num()
 // CHECK: llvm.extractelement %{{.*}} : vector<32xi32>
-// CHECK: omp.yield
+// CHECK: llvm.intr.stackrestore
 // ERR: shuffle.cu:10:13: error: kernel 'activemask(int*)' uses a warp-level primitive (__activemask) that the CPU back end does not support here (it supports __activemask only where warps run as interleaved lanes: no __syncthreads in the kernel, not in a for loop whose bounds differ between lanes; no shuffles with a validity predicate; no primitives in functions that could not be inlined into their kernel)
 llvm.func ptx_kernelcc @_Z7shufflePi(%x: !llvm.ptr<1>) {
   %t = nvvm.read.ptx.sreg.tid.x : i32
