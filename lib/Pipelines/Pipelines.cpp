@@ -155,7 +155,7 @@ void respec::buildCPUParallelPipeline(OpPassManager &pm,
   // Narrow blocks of several rows: rows of neighbouring blocks swept
   // together, as a CPU loop nest over the whole array would.
   if (options.fuseBlockRows)
-    pm.addPass(createFuseBlockRowsPass());
+    pm.addPass(createFuseBlockRowsPass({options.mergeFusedRows}));
   // Grids of fewer blocks than cores: a version whose blocks run as slices
   // of threads on several cores.
   if (options.parallelizeFewBlockGrids)

@@ -95,8 +95,10 @@ std::optional<Raised> raiseAlikeArms(scf::IfOp ifOp, unsigned index,
                                      RaiseArm raiseArm) {
   if (ifOp.getElseRegion().empty())
     return std::nullopt;
-  std::optional<Raised> thenValue = raiseArm(ifOp.thenYield().getOperand(index));
-  std::optional<Raised> elseValue = raiseArm(ifOp.elseYield().getOperand(index));
+  std::optional<Raised> thenValue =
+      raiseArm(ifOp.thenYield().getOperand(index));
+  std::optional<Raised> elseValue =
+      raiseArm(ifOp.elseYield().getOperand(index));
   if (!thenValue || !elseValue || *thenValue != *elseValue)
     return std::nullopt;
   return thenValue;
@@ -166,12 +168,14 @@ std::optional<AffineExpr> ThreadAffineAnalysis::raise(Value value,
   };
   if (isIntegerCast(def))
     return operand(0);
+  // An `or disjoint` has no carries: it is the sum of its operands.
   if (isa<arith::AddIOp, LLVM::AddOp, arith::SubIOp, LLVM::SubOp, arith::MulIOp,
-          LLVM::MulOp, arith::ShLIOp, LLVM::ShlOp>(def)) {
+          LLVM::MulOp, arith::ShLIOp, LLVM::ShlOp>(def) ||
+      isDisjointOr(def)) {
     std::optional<AffineExpr> lhs = operand(0), rhs = operand(1);
     if (!lhs || !rhs)
       return std::nullopt;
-    if (isa<arith::AddIOp, LLVM::AddOp>(def))
+    if (isa<arith::AddIOp, LLVM::AddOp>(def) || isDisjointOr(def))
       return *lhs + *rhs;
     if (isa<arith::SubIOp, LLVM::SubOp>(def))
       return *lhs - *rhs;

@@ -8,9 +8,9 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dominance.h"
-#include "llvm/Support/MathExtras.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::respec;
@@ -140,8 +140,7 @@ void mlir::respec::dropPoisonGeneratingFlags(Operation *op) {
                     op->getContext(), arith::IntegerOverflowFlags::none));
 }
 
-std::optional<IntComparison>
-mlir::respec::matchIntComparison(Value condition) {
+std::optional<IntComparison> mlir::respec::matchIntComparison(Value condition) {
   Operation *def = condition.getDefiningOp();
   if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(def))
     return IntComparison{cmp.getPredicate(), cmp.getLhs(), cmp.getRhs()};
@@ -253,9 +252,9 @@ static Operation *getBlockScopeAnchor(scf::ParallelOp loop) {
 }
 
 /// Declares (once) the runtime function `name` of type `type`.
-static LLVM::LLVMFuncOp getOrDeclareRuntimeFunction(ModuleOp module,
-                                                    StringRef name,
-                                                    LLVM::LLVMFunctionType type) {
+static LLVM::LLVMFuncOp
+getOrDeclareRuntimeFunction(ModuleOp module, StringRef name,
+                            LLVM::LLVMFunctionType type) {
   if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return existing;
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
@@ -287,19 +286,18 @@ Value mlir::respec::allocateBlockArray(scf::ParallelOp loop, Type elementType,
   auto module = loop->getParentOfType<ModuleOp>();
   DataLayout layout = DataLayout::closest(loop);
   // Elements are laid out at their allocation stride, as a GEP does.
-  uint64_t stride = llvm::alignTo(
-      layout.getTypeSize(elementType).getFixedValue(),
-      layout.getTypeABIAlignment(elementType));
+  uint64_t stride =
+      llvm::alignTo(layout.getTypeSize(elementType).getFixedValue(),
+                    layout.getTypeABIAlignment(elementType));
   OpBuilder builder(anchor);
   Location loc = loop.getLoc();
   Value count = buildThreadCount(builder, loc, loop);
   count = arith::MulIOp::create(
       builder, loc, count,
-      arith::ConstantIndexOp::create(builder, loc,
-                                     elementsPerThread * std::max<uint64_t>(
-                                                             stride, 1)));
-  Value bytes = arith::IndexCastUIOp::create(builder, loc,
-                                             builder.getI64Type(), count);
+      arith::ConstantIndexOp::create(
+          builder, loc, elementsPerThread * std::max<uint64_t>(stride, 1)));
+  Value bytes =
+      arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(), count);
   MLIRContext *ctx = loop.getContext();
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   LLVM::LLVMFuncOp scratch = getOrDeclareRuntimeFunction(
@@ -315,8 +313,8 @@ Value mlir::respec::allocateBlockArray(scf::ParallelOp loop, Type elementType,
 Value mlir::respec::buildElementAddress(OpBuilder &builder, Location loc,
                                         Value base, Type elementType,
                                         Value index) {
-  Value index64 = arith::IndexCastUIOp::create(builder, loc,
-                                               builder.getI64Type(), index);
+  Value index64 =
+      arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(), index);
   return LLVM::GEPOp::create(builder, loc,
                              LLVM::LLVMPointerType::get(builder.getContext()),
                              elementType, base, ValueRange{index64});
@@ -333,8 +331,8 @@ Type mlir::respec::getStorageType(Type type) {
 void mlir::respec::storeValue(OpBuilder &builder, Location loc, Value value,
                               Value address) {
   if (value.getType().isIndex())
-    value = arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
-                                       value);
+    value =
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), value);
   LLVM::StoreOp::create(builder, loc, value, address);
 }
 
@@ -431,7 +429,8 @@ private:
             arith::ExtUIOp, arith::TruncIOp, LLVM::SExtOp, LLVM::ZExtOp,
             LLVM::TruncOp>(def))
       return coefficient(def->getOperand(0));
-    if (isa<arith::AddIOp, LLVM::AddOp>(def))
+    // An `or disjoint` is an addition (clang's `(row << 12) | col`).
+    if (isa<arith::AddIOp, LLVM::AddOp>(def) || isDisjointOr(def))
       return combine(def, [](int64_t a, int64_t b) { return a + b; });
     if (isa<arith::SubIOp, LLVM::SubOp>(def))
       return combine(def, [](int64_t a, int64_t b) { return a - b; });
@@ -449,8 +448,8 @@ private:
     return 0;
   }
 
-  std::optional<int64_t>
-  combine(Operation *def, function_ref<int64_t(int64_t, int64_t)> fn) {
+  std::optional<int64_t> combine(Operation *def,
+                                 function_ref<int64_t(int64_t, int64_t)> fn) {
     std::optional<int64_t> a = coefficient(def->getOperand(0));
     std::optional<int64_t> b = coefficient(def->getOperand(1));
     if (!a || !b)
@@ -484,14 +483,14 @@ private:
     std::optional<int64_t> total = coefficient(gep.getBase());
     if (!total)
       return std::nullopt;
-    bool linear = forEachGEPIndexStep(gep, layout, [&](Value index,
-                                                       int64_t bytes) {
-      std::optional<int64_t> c = coefficient(index);
-      if (!c)
-        return false;
-      *total += *c * bytes;
-      return true;
-    });
+    bool linear =
+        forEachGEPIndexStep(gep, layout, [&](Value index, int64_t bytes) {
+          std::optional<int64_t> c = coefficient(index);
+          if (!c)
+            return false;
+          *total += *c * bytes;
+          return true;
+        });
     return linear ? total : std::nullopt;
   }
 
@@ -540,6 +539,5 @@ AccessesAlongX mlir::respec::classifyAccessesAlongX(scf::ParallelOp loop) {
 
 bool mlir::respec::isContiguousAlongX(scf::ParallelOp loop) {
   AccessesAlongX accesses = classifyAccessesAlongX(loop);
-  return !accesses.callsTakeX && accesses.unknown == 0 &&
-         accesses.strided == 0;
+  return !accesses.callsTakeX && accesses.unknown == 0 && accesses.strided == 0;
 }

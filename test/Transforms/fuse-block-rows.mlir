@@ -1,4 +1,4 @@
-// RUN: %respec-opt --respec-fuse-block-rows --split-input-file %s | FileCheck %s
+// RUN: %respec-opt --respec-fuse-block-rows=merge-rows=false --split-input-file %s | FileCheck %s
 
 llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
 llvm.func @__respec_block_scratch(i64) -> !llvm.ptr

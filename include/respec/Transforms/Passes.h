@@ -110,6 +110,10 @@ struct CPUPipelineOptions {
   /// Neighbouring blocks of a grid row run together, row of threads by row
   /// of threads (respec-fuse-block-rows).
   bool fuseBlockRows = true;
+  /// The fused blocks' rows of threads run as one loop over the global
+  /// index where the body needs only that (respec-fuse-block-rows'
+  /// merge-rows).
+  bool mergeFusedRows = true;
   /// Thread loops run without branches that bounds checks take for the
   /// whole block (respec-version-bounds-checks).
   bool versionBoundsChecks = true;

@@ -343,7 +343,24 @@ def FuseBlockRowsPass : Pass<"respec-fuse-block-rows", "ModuleOp"> {
     threads, at most the grid's width, leaving at least 64 fused blocks to
     share among OpenMP threads where the grid has them, and keeping the
     fused block's storage under 96 KiB.
+
+    With `merge-rows`, a thread loop whose body uses its x index and the
+    block's only as the global index `bx * blockDim.x + tx`, and whose x
+    bounds are each block's share of one range of global indices (bounds
+    checks split by respec-split-thread-index-sets), becomes one loop over
+    the global index instead of the loop over c and the loop over tx:
+
+        for (tz, ty) { for k in [max(first * w, L), min(end * w, H)) { body } }
+
+    the same iterations in the same order, which LLVM vectorizes as one
+    row rather than C rows of blockDim.x.
   }];
+  let options = [
+    Option<"mergeRows", "merge-rows", "bool", /*default=*/"true",
+           "Merge the loop over the fused blocks and the row of threads "
+           "into one loop over the global index where the body needs only "
+           "that">,
+  ];
   let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect",
                            "LLVM::LLVMDialect"];
 }

@@ -39,6 +39,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MergeFusedRows.h"
+
 #include "respec/Transforms/Attributes.h"
 #include "respec/Transforms/Passes.h"
 #include "respec/Transforms/ThreadLoopUtils.h"
@@ -80,6 +82,8 @@ constexpr int64_t kStorageAlignment = 64;
 /// A grid loop whose blocks can be fused, and what fusing them rewrites.
 struct RowFusion {
   scf::ParallelOp grid;
+  /// Threads of a block along x.
+  int64_t blockWidth = 1;
   /// C at most, from the block's width.
   int64_t maxBlocks = 1;
   /// In program order.
@@ -133,6 +137,7 @@ private:
     auto size = grid->getAttrOfType<DenseI64ArrayAttr>(kBlockSizeAttr);
     if (!size || size.size() != 3 || size[0] < 1 || size[1] * size[2] < 2)
       return false;
+    fusion.blockWidth = size[0];
     fusion.maxBlocks = llvm::divideCeil(kRowThreads, size[0]);
     if (fusion.maxBlocks < 2 || grid.getNumLoops() != 3 ||
         grid.getNumReductions() != 0)
@@ -264,8 +269,8 @@ private:
 
 class RowFusionRewriter {
 public:
-  explicit RowFusionRewriter(RowFusion &fusion)
-      : fusion(fusion), builder(fusion.grid) {}
+  RowFusionRewriter(RowFusion &fusion, bool mergeRows)
+      : fusion(fusion), mergeRows(mergeRows), builder(fusion.grid) {}
 
   void run() {
     Value count = buildFusedBlockCount();
@@ -441,13 +446,17 @@ private:
     for (Operation *op : fusion.perBlockOps)
       if (needed.contains(op))
         builder.clone(*op, mapping);
-    moveIntoRow(loop, outer, mapping);
+    scf::ParallelOp row = moveIntoRow(loop, outer, mapping);
+    if (mergeRows)
+      mergeFusedRow({blocks, row,
+                     mapping.lookup(fusion.grid.getInductionVars().back()),
+                     firstBlock, blocksHere, fusion.blockWidth});
   }
 
   /// Replaces `loop` by a loop over its x dimension at the builder's
   /// insertion point, inside `outer`, with the fused block's values.
-  void moveIntoRow(scf::ParallelOp loop, scf::ParallelOp outer,
-                   IRMapping &mapping) {
+  scf::ParallelOp moveIntoRow(scf::ParallelOp loop, scf::ParallelOp outer,
+                              IRMapping &mapping) {
     unsigned n = loop.getNumLoops();
     auto inner = scf::ParallelOp::create(
         builder, loop.getLoc(),
@@ -469,9 +478,11 @@ private:
           return inner->isAncestor(use.getOwner());
         });
     loop.erase();
+    return inner;
   }
 
   RowFusion &fusion;
+  bool mergeRows;
   OpBuilder builder;
   /// The grid's x extent in blocks (before fusion).
   Value gridWidth;
@@ -485,6 +496,8 @@ private:
 
 struct FuseBlockRowsPass
     : public respec::impl::FuseBlockRowsPassBase<FuseBlockRowsPass> {
+  using FuseBlockRowsPassBase::FuseBlockRowsPassBase;
+
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> grids;
     getOperation()->walk([&](scf::ParallelOp loop) {
@@ -493,7 +506,7 @@ struct FuseBlockRowsPass
     });
     for (scf::ParallelOp grid : grids)
       if (std::optional<RowFusion> fusion = RowFusionAnalysis(grid).run())
-        RowFusionRewriter(*fusion).run();
+        RowFusionRewriter(*fusion, mergeRows).run();
   }
 };
 
