@@ -6,8 +6,10 @@
 // RUN: not respec-opt --convert-scf-to-openmp "--respec-schedule-grid-loops=schedule=fast" %s 2>&1 | FileCheck %s --check-prefix=BAD
 
 // A function marked by respec-find-unbalanced-grids gets a dynamic
-// schedule: the team takes blocks one at a time from a counter that the
-// starting thread zeroes before the region. The others get a static one:
+// schedule: the team takes runs of blocks from a counter that the starting
+// thread zeroes before the region, each run total / (8 * threads) blocks
+// long, at least one (with schedule=dynamic, one block at a time). The
+// others get a static one:
 // each thread runs one contiguous run of the blocks, of total / threads
 // blocks, one more for the first total % threads threads. Neither is an
 // omp.wsloop (libomp's worksharing calls format debug traces on every
@@ -19,12 +21,23 @@
 // CHECK-NEXT: llvm.store %[[ZERO]], %[[COUNTER]] : i64, !llvm.ptr
 // CHECK-NEXT: omp.parallel {
 // CHECK-NOT: omp.wsloop
+// CHECK: %[[TOTAL:.*]] = arith.ceildivui
+// CHECK: %[[NTH:.*]] = llvm.call @omp_get_num_threads() : () -> i32
+// CHECK: %[[N:.*]] = arith.index_castui %[[NTH]] : i32 to index
+// CHECK: %[[CHUNKS:.*]] = arith.muli %[[N]], %{{.*}} : index
+// CHECK: %[[SHARE:.*]] = arith.divui %[[TOTAL]], %[[CHUNKS]] : index
+// CHECK: %[[CHUNK:.*]] = arith.maxui %[[SHARE]], %{{.*}} : index
 // CHECK: scf.while : () -> index {
-// CHECK: %[[TAKEN:.*]] = llvm.atomicrmw add %[[COUNTER]], %{{.*}} monotonic : !llvm.ptr, i64
+// CHECK: %[[STEP:.*]] = arith.index_castui %[[CHUNK]] : index to i64
+// CHECK: %[[TAKEN:.*]] = llvm.atomicrmw add %[[COUNTER]], %[[STEP]] monotonic : !llvm.ptr, i64
 // CHECK: %[[NEXT:.*]] = arith.index_castui %[[TAKEN]] : i64 to index
-// CHECK: %[[LEFT:.*]] = arith.cmpi ult, %[[NEXT]], %{{.*}} : index
+// CHECK: %[[LEFT:.*]] = arith.cmpi ult, %[[NEXT]], %[[TOTAL]] : index
 // CHECK: scf.condition(%[[LEFT]]) %[[NEXT]] : index
 // CHECK: } do {
+// CHECK: ^bb0(%[[FIRST:.*]]: index):
+// CHECK: %[[PAST:.*]] = arith.addi %[[FIRST]], %[[CHUNK]] : index
+// CHECK: %[[END:.*]] = arith.minui %[[PAST]], %[[TOTAL]] : index
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[END]] step
 // CHECK: llvm.intr.stacksave
 // CHECK: llvm.load
 // CHECK: omp.terminator
@@ -78,7 +91,10 @@
 // CHECK: omp.wsloop schedule(static) reduction(
 //
 // GUIDED-COUNT-2: omp.wsloop schedule(guided)
-// DYNAMIC-COUNT-3: llvm.atomicrmw add
+// DYNAMIC-NOT: omp_get_num_threads
+// DYNAMIC: %[[STEP:.*]] = arith.index_castui %c1{{[_0-9]*}} : index to i64
+// DYNAMIC: llvm.atomicrmw add %{{.*}}, %[[STEP]] monotonic
+// DYNAMIC-COUNT-2: llvm.atomicrmw add
 // DYNAMIC: omp.wsloop schedule(dynamic) reduction(
 // With inline-worksharing=false every grid loop stays libomp's.
 // LIBOMP: omp.wsloop schedule(dynamic)

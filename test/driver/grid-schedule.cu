@@ -1,18 +1,24 @@
-// With --grid-schedule=auto the blocks of a kernel run under a dynamic
-// schedule where they may do different amounts of work (here: a row of a
-// CSR matrix, whose length is loaded from memory), under a static one
-// otherwise (the same loop for every block); the default is static for
-// every kernel, and --grid-schedule=X picks X for every kernel. respec
-// builds the static and dynamic schedules itself (each thread's share from
-// omp_get_thread_num/omp_get_num_threads; blocks taken one at a time from
-// a counter with an atomic add), without libomp's worksharing calls; the
-// guided schedule lowers to libomp's dispatch calls, and every schedule
-// to libomp's worksharing calls with --disable-opt=inline-worksharing.
-// RUN: rm -rf %t.dir && mkdir -p %t.dir/auto %t.dir/static %t.dir/guided
+// With --grid-schedule=auto (the default since 0.22.0) the blocks of a
+// kernel run under a dynamic schedule where they may do different amounts
+// of work (here: a row of a CSR matrix, whose length is loaded from
+// memory), in runs of blocks sized from the team (about eight per thread),
+// under a static one otherwise (the same loop for every block);
+// --grid-schedule=X picks X for every kernel, and `dynamic` hands out one
+// block at a time. respec builds the static and dynamic schedules itself
+// (each thread's share from omp_get_thread_num/omp_get_num_threads; blocks
+// taken from a counter with an atomic add), without libomp's worksharing
+// calls; the guided schedule lowers to libomp's dispatch calls, and every
+// schedule to libomp's worksharing calls with
+// --disable-opt=inline-worksharing.
+// RUN: rm -rf %t.dir && mkdir -p %t.dir/auto %t.dir/default %t.dir/static %t.dir/dynamic %t.dir/guided
 // RUN: %respec -O2 --keep --grid-schedule=auto -c %s -o %t.dir/auto/s.o
 // RUN: FileCheck %s --check-prefix=AUTO < %t.dir/auto/grid-schedule.cpu.ll
-// RUN: %respec -O2 --keep -c %s -o %t.dir/static/s.o
+// RUN: %respec -O2 --keep -c %s -o %t.dir/default/s.o
+// RUN: FileCheck %s --check-prefix=AUTO < %t.dir/default/grid-schedule.cpu.ll
+// RUN: %respec -O2 --keep --grid-schedule=static -c %s -o %t.dir/static/s.o
 // RUN: FileCheck %s --check-prefix=STATIC < %t.dir/static/grid-schedule.cpu.ll
+// RUN: %respec -O2 --keep --grid-schedule=dynamic -c %s -o %t.dir/dynamic/s.o
+// RUN: FileCheck %s --check-prefix=DYNAMIC < %t.dir/dynamic/grid-schedule.cpu.ll
 // RUN: %respec -O2 --keep --grid-schedule guided -c %s -o %t.dir/guided/s.o
 // RUN: FileCheck %s --check-prefix=GUIDED < %t.dir/guided/grid-schedule.cpu.ll
 // RUN: mkdir -p %t.dir/libomp && %respec -O2 --keep --disable-opt=inline-worksharing -c %s -o %t.dir/libomp/s.o
@@ -24,11 +30,17 @@
 // AUTO-NOT: __kmpc_{{dispatch|for_static}}
 // AUTO: define {{.*}}@__respec_launch._Z7spmvRowPKiPKfS2_Pf..omp_par(
 // AUTO-NOT: __kmpc_{{dispatch|for_static}}
-// AUTO: atomicrmw add ptr %{{.*}}, i64 1 monotonic
+// AUTO: call i32 @omp_get_num_threads()
+// AUTO-NOT: __kmpc_{{dispatch|for_static}}
+// AUTO: atomicrmw add ptr %{{.*}}, i64 %{{.*}} monotonic
+// DYNAMIC: define {{.*}}@__respec_launch._Z5scalePfPKfi..omp_par(
+// DYNAMIC: atomicrmw add ptr %{{.*}}, i64 1 monotonic
+// DYNAMIC: define {{.*}}@__respec_launch._Z7spmvRowPKiPKfS2_Pf..omp_par(
+// DYNAMIC: atomicrmw add ptr %{{.*}}, i64 1 monotonic
 // STATIC-NOT: __kmpc_{{dispatch|for_static}}
 // STATIC: call i32 @omp_get_thread_num()
 // STATIC-NOT: __kmpc_{{dispatch|for_static}}
-// STATIC-NOT: atomicrmw add ptr %{{.*}}, i64 1 monotonic
+// STATIC-NOT: atomicrmw add ptr %{{.*}}, i64
 // LIBOMP-COUNT-2: call void @__kmpc_for_static_init_8u(
 // GUIDED-COUNT-2: call void @__kmpc_dispatch_init_8u(
 // BAD: respec: error: --grid-schedule=fast is not auto, static, dynamic or guided

@@ -519,8 +519,8 @@ Options:
                           widest, 512 with AVX-512)
   --grid-schedule=auto|static|dynamic|guided
                           OpenMP schedule of the blocks of each kernel
-                          (default static; auto: dynamic where blocks may
-                          do different work, else static)
+                          (default auto: dynamic, in runs of blocks, where
+                          blocks may do different work, else static)
   --target=cpu|nvptx      Target: this machine's CPU (default) or NVIDIA
                           GPUs (programs, or PTX/cubin with --emit)
   --gpu-arch=sm_XX        NVIDIA GPU for --target=nvptx (default sm_80;

@@ -120,12 +120,14 @@ struct CPUPipelineOptions {
   /// Reads of a shared-memory tile recompute the value the writing thread
   /// stored (respec-forward-shared-stores).
   bool forwardSharedStores = true;
-  /// OpenMP schedule of the grid loops: static, auto (dynamic where blocks
-  /// may do different work), dynamic or guided (respec-schedule-grid-loops).
-  /// Static by default: `auto` made bfs 2.7x slower (libomp's dispatch per
-  /// block of a short launch; bench/README.md, 0.19.0), and still 1.17x
-  /// with respec's own dynamic schedule (0.21.0).
-  std::string gridSchedule = "static";
+  /// OpenMP schedule of the grid loops: auto (dynamic, in runs of about
+  /// eight per thread, where blocks may do different work; static
+  /// elsewhere), static, dynamic or guided (respec-schedule-grid-loops).
+  /// Auto by default since 0.22.0: with runs instead of single blocks it is
+  /// level with static on bench/sci's bfs (1.17x slower block by block in
+  /// 0.21.0) and balances grids of few unequal blocks (a triangular
+  /// correlation kernel of 4 blocks: 1.7x faster at 2 threads).
+  std::string gridSchedule = "auto";
   /// Static and dynamic grid schedules computed in the parallel region
   /// itself rather than by libomp's worksharing calls, which format debug
   /// traces on every call in distribution builds (respec-schedule-grid-loops).
