@@ -226,7 +226,8 @@ func.func @unknown_bound_magnitude(%p: !llvm.ptr, %n: i64) {
 
 // -----
 
-// A 32-bit counter (`for (int i = tid; i < n; i += 8)`) counts in 64 bits:
+// A 32-bit counter (`for (int i = tid; i < n; i += 8)` with 8 threads)
+// counts in 64 bits:
 // the new loop runs where a test at run time shows that the old loop's
 // arithmetic never wraps (a positive step; bound plus step and the largest
 // start plus step within the 32-bit range), and gets its counter back as
@@ -250,11 +251,11 @@ func.func @unknown_bound_magnitude(%p: !llvm.ptr, %n: i64) {
 func.func @narrow_counter(%p: !llvm.ptr, %n32: i32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c256 = arith.constant 256 : index
+  %c8 = arith.constant 8 : index
   %c8i = llvm.mlir.constant(8 : i32) : i32
   %one = llvm.mlir.constant(1.0 : f32) : f32
   scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
-    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c8) step (%c1) {
       %t32 = arith.index_castui %t : index to i32
       %r = scf.while (%i = %t32) : (i32) -> i32 {
         %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i32) -> !llvm.ptr, f32
@@ -347,6 +348,63 @@ func.func @not_uniformized(%p: !llvm.ptr, %n: i64, %s: i64, %n32: i32) {
       ^bb0(%i: i64):
         scf.yield %i : i64
       }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Left alone: a triangular loop (`for (j = tid + 1; j < n; ++j)`, a
+// correlation matrix's row): the 256 threads' trip counts differ by up to
+// 255 rounds, which a shared counter would run with most threads guarded
+// off; the thread vectorizer's masked loop runs it instead. The same loop
+// with a step of 128 (trip counts at most two rounds apart) is rewritten.
+// CHECK-LABEL: func.func @triangular(
+// CHECK: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (i64, f32) -> (i64, f32) {
+// CHECK: llvm.add %{{.*}}, %{{.*}} overflow<nsw, nuw> : i64
+// CHECK: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (f32, i64) -> (f32, i64) {
+// CHECK: arith.cmpi slt
+func.func @triangular(%p: !llvm.ptr, %n32: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %zero = llvm.mlir.constant(0.0 : f32) : f32
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %half = llvm.mlir.constant(128 : i64) : i64
+  %n = llvm.sext %n32 : i32 to i64
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+      %t32 = arith.index_castui %t : index to i32
+      %t64 = llvm.zext nneg %t32 : i32 to i64
+      %start = llvm.add %t64, %one overflow<nsw, nuw> : i64
+      %r:2 = scf.while (%j = %start, %acc = %zero) : (i64, f32) -> (i64, f32) {
+        %q = llvm.getelementptr %p[%j] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %v = llvm.load %q : !llvm.ptr -> f32
+        %s = llvm.fadd %acc, %v : f32
+        %next = llvm.add %j, %one overflow<nsw, nuw> : i64
+        %lt = llvm.icmp "slt" %next, %n : i64
+        scf.condition(%lt) %next, %s : i64, f32
+      } do {
+      ^bb0(%j: i64, %acc: f32):
+        scf.yield %j, %acc : i64, f32
+      }
+      %r2:2 = scf.while (%j = %start, %acc = %r#1) : (i64, f32) -> (i64, f32) {
+        %q = llvm.getelementptr %p[%j] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %v = llvm.load %q : !llvm.ptr -> f32
+        %s = llvm.fadd %acc, %v : f32
+        %next = llvm.add %j, %half overflow<nsw, nuw> : i64
+        %lt = llvm.icmp "slt" %next, %n : i64
+        scf.condition(%lt) %next, %s : i64, f32
+      } do {
+      ^bb0(%j: i64, %acc: f32):
+        scf.yield %j, %acc : i64, f32
+      }
+      %ti = arith.index_cast %t : index to i64
+      %o = llvm.getelementptr %p[%ti] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %r2#1, %o : f32, !llvm.ptr
       scf.reduce
     } {respec.parallel_level = "block"}
     scf.reduce

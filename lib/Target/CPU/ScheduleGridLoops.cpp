@@ -63,8 +63,7 @@ omp::LoopNestOp getDistributableNest(omp::WsloopOp wsloop) {
       !isa<omp::TerminatorOp>(wsloop->getNextNode()))
     return nullptr;
   auto nest = dyn_cast<omp::LoopNestOp>(wsloop.getWrappedLoop());
-  if (!nest || !nest.getRegion().hasOneBlock() ||
-      nest.getLoopInclusive() ||
+  if (!nest || !nest.getRegion().hasOneBlock() || nest.getLoopInclusive() ||
       !llvm::all_of(nest.getIVs(),
                     [](Value iv) { return iv.getType().isIndex(); }))
     return nullptr;
@@ -114,8 +113,8 @@ void inlineAllocaScopes(Block &block) {
     Operation *terminator = body.getTerminator();
     SmallVector<Value> results(terminator->getOperands());
     terminator->erase();
-    scope->getBlock()->getOperations().splice(
-        Block::iterator(scope), body.getOperations());
+    scope->getBlock()->getOperations().splice(Block::iterator(scope),
+                                              body.getOperations());
     LLVM::StackRestoreOp::create(b, loc, stack);
     scope->replaceAllUsesWith(results);
     scope->erase();
@@ -138,7 +137,8 @@ void inlineIteration(OpBuilder &b, omp::LoopNestOp nest, ArrayRef<Value> trips,
       rest = arith::DivUIOp::create(b, loc, rest, trips[d]);
     }
     Value offset = arith::MulIOp::create(b, loc, index, nest.getLoopSteps()[d]);
-    ivs[d] = arith::AddIOp::create(b, loc, nest.getLoopLowerBounds()[d], offset);
+    ivs[d] =
+        arith::AddIOp::create(b, loc, nest.getLoopLowerBounds()[d], offset);
   }
   Block &body = nest.getRegion().front();
   inlineAllocaScopes(body);
@@ -160,8 +160,8 @@ void distributeStatically(OpBuilder &b, omp::LoopNestOp nest,
   Value lower = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, thread, share),
       arith::MinUIOp::create(b, loc, thread, extra));
-  Value takesExtra = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           thread, extra);
+  Value takesExtra =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread, extra);
   Value length = arith::AddIOp::create(
       b, loc, share,
       arith::IndexCastUIOp::create(b, loc, b.getIndexType(), takesExtra));
@@ -216,9 +216,9 @@ Value buildBalancingChunk(OpBuilder &b, Location loc, Value total,
   Value chunks = arith::MulIOp::create(
       b, loc, threads,
       arith::ConstantIndexOp::create(b, loc, kChunksPerThread));
-  return arith::MaxUIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, total, chunks),
-      arith::ConstantIndexOp::create(b, loc, 1));
+  return arith::MaxUIOp::create(b, loc,
+                                arith::DivUIOp::create(b, loc, total, chunks),
+                                arith::ConstantIndexOp::create(b, loc, 1));
 }
 
 /// A zeroed 64-bit counter for the team of `parallel`, on the stack of the
@@ -287,16 +287,17 @@ struct ScheduleGridLoopsPass
       return signalPassFailure();
     }
     SmallVector<omp::WsloopOp> wsloops;
-    getOperation().walk([&](omp::WsloopOp wsloop) { wsloops.push_back(wsloop); });
+    getOperation().walk(
+        [&](omp::WsloopOp wsloop) { wsloops.push_back(wsloop); });
     for (omp::WsloopOp wsloop : wsloops) {
       auto func = wsloop->getParentOfType<FunctionOpInterface>();
       bool unbalanced = func && func->hasAttr(kUnbalancedBlocksAttr);
-      omp::ClauseScheduleKind kind = forced       ? *forced
-                                     : unbalanced ? omp::ClauseScheduleKind::Dynamic
-                                                  : omp::ClauseScheduleKind::Static;
+      omp::ClauseScheduleKind kind = forced ? *forced
+                                     : unbalanced
+                                         ? omp::ClauseScheduleKind::Dynamic
+                                         : omp::ClauseScheduleKind::Static;
       omp::LoopNestOp nest = getDistributableNest(wsloop);
-      if (inlineWorksharing && nest &&
-          kind != omp::ClauseScheduleKind::Guided)
+      if (inlineWorksharing && nest && kind != omp::ClauseScheduleKind::Guided)
         distributeByHand(wsloop, nest, kind, /*chunked=*/!forced);
       else
         wsloop.setScheduleKind(kind);

@@ -306,6 +306,56 @@ std::optional<ExitTest> asExitTest(Value condition, Value counter, Value &bound,
 enum class PartsExtension { None, Sign, Zero };
 
 /// A thread-strided loop: carried position `position` counts from
+/// The largest value `value` takes in `threadLoop`, where it is computed
+/// from thread indices of constant extent and constants by casts, sums and
+/// products by constants; nullopt otherwise.
+std::optional<int64_t> largestThreadValue(Value value,
+                                          scf::ParallelOp threadLoop,
+                                          unsigned depth = 0) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return constant;
+  for (auto [iv, lower, upper] :
+       llvm::zip(threadLoop.getInductionVars(), threadLoop.getLowerBound(),
+                 threadLoop.getUpperBound()))
+    if (value == iv) {
+      std::optional<int64_t> first = getConstantThroughCasts(lower);
+      std::optional<int64_t> end = getConstantThroughCasts(upper);
+      if (first && end && *first >= 0 && *end > *first)
+        return *end - 1;
+      return std::nullopt;
+    }
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 8)
+    return std::nullopt;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp, LLVM::SExtOp, LLVM::ZExtOp>(def))
+    return largestThreadValue(def->getOperand(0), threadLoop, depth + 1);
+  if (!isa<LLVM::AddOp, arith::AddIOp, LLVM::MulOp, arith::MulIOp>(def) &&
+      !isDisjointOr(def))
+    return std::nullopt;
+  std::optional<int64_t> a =
+      largestThreadValue(def->getOperand(0), threadLoop, depth + 1);
+  std::optional<int64_t> b =
+      largestThreadValue(def->getOperand(1), threadLoop, depth + 1);
+  if (!a || !b || *a < 0 || *b < 0 || *a > (1 << 20) || *b > (1 << 20))
+    return std::nullopt;
+  return isa<LLVM::MulOp, arith::MulIOp>(def) ? *a * *b : *a + *b;
+}
+
+/// True if the threads' trip counts differ by more than two rounds: a
+/// constant step less than half the largest offset (`for (j = tid + 1; j <
+/// n; ++j)`, a triangular loop, rather than `for (i = tid; i < n; i +=
+/// blockDim.x)`). The shared counter would run the longest thread's
+/// iterations with the others guarded off, and the loop interchange would
+/// then keep every thread's state in memory around a predicated body (a
+/// correlation kernel's `for (j2 = j1 + 1; j2 < m; ++j2)` ran 25x slower
+/// than as the thread vectorizer's masked loop).
+bool hasRaggedTripCounts(Value step, Value offset, scf::ParallelOp threadLoop) {
+  std::optional<int64_t> constant = getConstantThroughCasts(step);
+  std::optional<int64_t> largest = largestThreadValue(offset, threadLoop);
+  return constant && largest && *constant > 0 && *largest / *constant > 2;
+}
+
 /// `shared + offset` by `step` while `counter TEST bound`.
 struct StridedLoop {
   scf::WhileOp loop;
@@ -511,6 +561,8 @@ matchStridedLoop(scf::WhileOp loop, scf::ParallelOp threadLoop,
         !splitStart(start, uniformity, facts, strided.shared, strided.offset,
                     strided.extension) ||
         (!wide && strided.extension != PartsExtension::None))
+      continue;
+    if (hasRaggedTripCounts(step, strided.offset, threadLoop))
       continue;
     if (wide) {
       // Proven now: the step's sign, the magnitudes of step, offset and
