@@ -306,22 +306,24 @@ std::optional<ExitTest> asExitTest(Value condition, Value counter, Value &bound,
 enum class PartsExtension { None, Sign, Zero };
 
 /// A thread-strided loop: carried position `position` counts from
-/// The largest value `value` takes in `threadLoop`, where it is computed
-/// from thread indices of constant extent and constants by casts, sums and
-/// products by constants; nullopt otherwise.
-std::optional<int64_t> largestThreadValue(Value value,
-                                          scf::ParallelOp threadLoop,
-                                          unsigned depth = 0) {
-  if (std::optional<int64_t> constant = getConstantIntValue(value))
-    return constant;
+/// The most by which `value` differs between two threads of `threadLoop`:
+/// values computed outside it differ by nothing, a thread index of
+/// constant extent by the extent less one; followed through casts, sums,
+/// differences and products by constants. nullopt for anything else.
+std::optional<int64_t> threadSpread(Value value, scf::ParallelOp threadLoop,
+                                    unsigned depth = 0) {
+  if (isDefinedOutside(value, threadLoop) ||
+      value.getDefiningOp<arith::ConstantOp>() ||
+      value.getDefiningOp<LLVM::ConstantOp>())
+    return 0;
   for (auto [iv, lower, upper] :
        llvm::zip(threadLoop.getInductionVars(), threadLoop.getLowerBound(),
                  threadLoop.getUpperBound()))
     if (value == iv) {
       std::optional<int64_t> first = getConstantThroughCasts(lower);
       std::optional<int64_t> end = getConstantThroughCasts(upper);
-      if (first && end && *first >= 0 && *end > *first)
-        return *end - 1;
+      if (first && end && *end > *first)
+        return *end - *first - 1;
       return std::nullopt;
     }
   Operation *def = value.getDefiningOp();
@@ -329,31 +331,43 @@ std::optional<int64_t> largestThreadValue(Value value,
     return std::nullopt;
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp, LLVM::SExtOp, LLVM::ZExtOp>(def))
-    return largestThreadValue(def->getOperand(0), threadLoop, depth + 1);
-  if (!isa<LLVM::AddOp, arith::AddIOp, LLVM::MulOp, arith::MulIOp>(def) &&
-      !isDisjointOr(def))
+    return threadSpread(def->getOperand(0), threadLoop, depth + 1);
+  bool isSum =
+      isa<LLVM::AddOp, arith::AddIOp, LLVM::SubOp, arith::SubIOp>(def) ||
+      isDisjointOr(def);
+  bool isProduct = isa<LLVM::MulOp, arith::MulIOp>(def);
+  if (!isSum && !isProduct)
     return std::nullopt;
   std::optional<int64_t> a =
-      largestThreadValue(def->getOperand(0), threadLoop, depth + 1);
+      threadSpread(def->getOperand(0), threadLoop, depth + 1);
   std::optional<int64_t> b =
-      largestThreadValue(def->getOperand(1), threadLoop, depth + 1);
-  if (!a || !b || *a < 0 || *b < 0 || *a > (1 << 20) || *b > (1 << 20))
+      threadSpread(def->getOperand(1), threadLoop, depth + 1);
+  if (!a || !b || *a > (1 << 20) || *b > (1 << 20))
     return std::nullopt;
-  return isa<LLVM::MulOp, arith::MulIOp>(def) ? *a * *b : *a + *b;
+  if (isSum)
+    return *a + *b;
+  // A product spreads only by a constant factor of a spreading operand.
+  for (unsigned side = 0; side < 2; ++side)
+    if ((side == 0 ? *b : *a) == 0)
+      if (std::optional<int64_t> k =
+              getConstantThroughCasts(def->getOperand(1 - side)))
+        if (*k >= -(1 << 20) && *k <= (1 << 20))
+          return (side == 0 ? *a : *b) * std::abs(*k);
+  return *a == 0 && *b == 0 ? std::optional<int64_t>(0) : std::nullopt;
 }
 
 /// True if the threads' trip counts differ by more than two rounds: a
-/// constant step less than half the largest offset (`for (j = tid + 1; j <
-/// n; ++j)`, a triangular loop, rather than `for (i = tid; i < n; i +=
-/// blockDim.x)`). The shared counter would run the longest thread's
-/// iterations with the others guarded off, and the loop interchange would
-/// then keep every thread's state in memory around a predicated body (a
-/// correlation kernel's `for (j2 = j1 + 1; j2 < m; ++j2)` ran 25x slower
-/// than as the thread vectorizer's masked loop).
+/// constant step less than half the offsets' spread over the threads (`for
+/// (j = tid + 1; j < n; ++j)`, a triangular loop, rather than `for (i =
+/// tid; i < n; i += blockDim.x)`). The shared counter would run the longest
+/// thread's iterations with the others guarded off, and the loop
+/// interchange would then keep every thread's state in memory around a
+/// predicated body (a correlation kernel's `for (j2 = j1 + 1; j2 < m;
+/// ++j2)` ran 25x slower than as the thread vectorizer's masked loop).
 bool hasRaggedTripCounts(Value step, Value offset, scf::ParallelOp threadLoop) {
   std::optional<int64_t> constant = getConstantThroughCasts(step);
-  std::optional<int64_t> largest = largestThreadValue(offset, threadLoop);
-  return constant && largest && *constant > 0 && *largest / *constant > 2;
+  std::optional<int64_t> spread = threadSpread(offset, threadLoop);
+  return constant && spread && *constant > 0 && *spread / *constant > 2;
 }
 
 /// `shared + offset` by `step` while `counter TEST bound`.
