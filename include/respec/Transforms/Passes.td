@@ -748,7 +748,8 @@ def ScheduleGridLoopsPass : Pass<"respec-schedule-grid-loops", "ModuleOp"> {
     blocks per core) elsewhere; or the schedule given. Static and dynamic
     schedules are built in the parallel region itself (each thread's share
     from `omp_get_thread_num`/`omp_get_num_threads`; a team counter taken
-    one block at a time), without libomp's worksharing calls, whose debug
+    in runs of about eight per thread under `auto`, one block at a time
+    under `dynamic`), without libomp's worksharing calls, whose debug
     builds format trace strings on every call; `guided` keeps the
     `omp.wsloop`, as every schedule does with `inline-worksharing=false`.
   }];
