@@ -49,20 +49,12 @@ namespace {
 constexpr unsigned kBoundBits = 128;
 
 /// Bit width of an integer or index value (index as 64 bits); 0 for others.
-unsigned bitWidth(Type type) {
-  if (type.isIndex())
-    return 64;
-  if (auto integer = dyn_cast<IntegerType>(type))
-    return integer.getWidth();
-  return 0;
-}
+unsigned bitWidth(Type type) { return getIntWidth(type).value_or(0); }
 
-/// The operand of a cast, freeze or no-op conversion between integers, or
-/// null for other ops.
+/// The operand of an integer cast (see classifyCast) or a freeze, or null
+/// for other ops.
 Value castOperand(Operation *op) {
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp, arith::TruncIOp, LLVM::SExtOp, LLVM::ZExtOp,
-          LLVM::TruncOp, LLVM::FreezeOp>(op))
+  if (isa<LLVM::FreezeOp>(op) || classifyCast(op))
     return op->getOperand(0);
   return nullptr;
 }
@@ -72,10 +64,18 @@ Value castOperand(Operation *op) {
 bool isSignedWidening(Operation *op) {
   if (isa<LLVM::FreezeOp>(op))
     return true;
-  if (!isa<arith::IndexCastOp, arith::ExtSIOp, LLVM::SExtOp>(op))
+  return isa<arith::IndexCastOp, arith::ExtSIOp, LLVM::SExtOp>(op) &&
+         classifyCast(op) != CastKind::Truncate;
+}
+
+/// True if `op` zero-extends its operand (or casts it to a type as wide,
+/// with `orSame`).
+bool isZeroExtension(Operation *op, bool orSame) {
+  std::optional<CastKind> kind = classifyCast(op);
+  if (!kind || !isa<arith::ExtUIOp, LLVM::ZExtOp, arith::IndexCastUIOp>(op))
     return false;
-  return bitWidth(op->getResult(0).getType()) >=
-         bitWidth(op->getOperand(0).getType());
+  return *kind == CastKind::ZeroExtend || *kind == CastKind::NonNegExtend ||
+         (orSame && *kind == CastKind::Same);
 }
 
 /// `value` through integer casts between types of at least 32 bits. For
@@ -177,8 +177,7 @@ private:
       if (isSignedWidening(def))
         return coefficients[0];
       // Zero- and sign-extension agree on non-negative values.
-      if (isa<arith::ExtUIOp, LLVM::ZExtOp, arith::IndexCastUIOp>(def) &&
-          width >= bitWidth(operand.getType()) &&
+      if (isZeroExtension(def, /*orSame=*/true) &&
           isKnownNonNegative(operand, depth + 1))
         return coefficients[0];
       return std::nullopt;
@@ -217,8 +216,7 @@ private:
       unsigned width = bitWidth(value.getType());
       if (operand == fused.blockIndex)
         return width >= 32;
-      if (isa<arith::ExtUIOp, LLVM::ZExtOp, arith::IndexCastUIOp>(def) &&
-          width > bitWidth(operand.getType()))
+      if (isZeroExtension(def, /*orSame=*/false))
         return true;
       return isSignedWidening(def) && isKnownNonNegative(operand, depth + 1);
     }
