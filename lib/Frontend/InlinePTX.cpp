@@ -621,6 +621,12 @@ private:
   bool translateVideo(const PtxStatement &statement);
   bool translateLoad(const PtxStatement &statement);
   bool translateStore(const PtxStatement &statement);
+  bool translateAtomicVectorLoad(const PtxStatement &statement,
+                                 const PtxType &type, Type *element,
+                                 unsigned count, AtomicOrdering ordering);
+  bool translateAtomicVectorStore(const PtxStatement &statement,
+                                  const PtxType &type, Type *element,
+                                  unsigned count, AtomicOrdering ordering);
   bool translateAtomic(const PtxStatement &statement);
   bool translateFence(const PtxStatement &statement);
   bool translateBarrier(const PtxStatement &statement);
@@ -2273,6 +2279,69 @@ static bool isVolatileAccess(const PtxStatement &statement) {
          statement.has("mmio");
 }
 
+/// The integer type of an atomic vector access of `count` elements of
+/// `type`, or null where no CPU has atomic accesses that wide. PTX makes a
+/// `.relaxed`/`.acquire`/`.release` vector access single-copy atomic as a
+/// whole (CUB's decoupled look-back relies on it to read a tile's status and
+/// value together), so the elements are one integer access.
+static IntegerType *atomicVectorWord(LLVMContext &context,
+                                     const PtxType &type, unsigned count) {
+  unsigned bits = type.bits * count;
+  if (bits > 128 || !isPowerOf2_32(bits))
+    return nullptr;
+  return IntegerType::get(context, bits);
+}
+
+/// ld{.relaxed,.acquire}.v2/.v4: one atomic load of the whole vector (its
+/// address is aligned to the vector's size, as PTX requires), split into
+/// the destination registers, lowest element first.
+bool PTXTranslator::translateAtomicVectorLoad(const PtxStatement &statement,
+                                              const PtxType &type,
+                                              Type *element, unsigned count,
+                                              AtomicOrdering ordering) {
+  IntegerType *word = atomicVectorWord(context, type, count);
+  Value *pointer = address(statement.operands[1]);
+  if (!word || !pointer)
+    return false;
+  LoadInst *load =
+      b.CreateAlignedLoad(word, pointer, Align(word->getBitWidth() / 8));
+  load->setAtomic(ordering);
+  load->setVolatile(isVolatileAccess(statement));
+  IntegerType *elementBits = b.getIntNTy(type.bits);
+  for (unsigned i = 0; i < count; ++i) {
+    Value *bitsValue =
+        b.CreateTrunc(b.CreateLShr(load, i * type.bits), elementBits);
+    if (!write(statement.operands[0].elements[i],
+               b.CreateBitCast(bitsValue, element), type.isSigned()))
+      return false;
+  }
+  return true;
+}
+
+/// st{.relaxed,.release}.v2/.v4: the source registers packed (lowest
+/// first) into one atomic store of the whole vector.
+bool PTXTranslator::translateAtomicVectorStore(const PtxStatement &statement,
+                                               const PtxType &type,
+                                               Type *element, unsigned count,
+                                               AtomicOrdering ordering) {
+  IntegerType *word = atomicVectorWord(context, type, count);
+  Value *pointer = address(statement.operands[0]);
+  if (!word || !pointer)
+    return false;
+  SmallVector<Value *, 4> elements;
+  for (const PtxOperand &source : statement.operands[1].elements) {
+    Value *value = read(source, element);
+    if (!value)
+      return false;
+    elements.push_back(value);
+  }
+  StoreInst *store = b.CreateAlignedStore(packLanes(elements), pointer,
+                                          Align(word->getBitWidth() / 8));
+  store->setAtomic(ordering);
+  store->setVolatile(isVolatileAccess(statement));
+  return true;
+}
+
 bool PTXTranslator::translateLoad(const PtxStatement &statement) {
   SmallVector<PtxType, 3> types = typesOf(statement);
   const auto &ops = statement.operands;
@@ -2284,9 +2353,10 @@ bool PTXTranslator::translateLoad(const PtxStatement &statement) {
   if (count > 1 && (ops[0].kind != PtxOperand::Vector ||
                     ops[0].elements.size() != count))
     return false;
-  if (count > 1 && ordering != AtomicOrdering::NotAtomic)
-    return false;
   Type *element = type.elementType(context);
+  if (count > 1 && ordering != AtomicOrdering::NotAtomic)
+    return translateAtomicVectorLoad(statement, type, element, count,
+                                     ordering);
   unsigned size = type.bits / 8;
   for (unsigned i = 0; i < count; ++i) {
     Value *pointer = address(ops[1], i * size);
@@ -2314,9 +2384,10 @@ bool PTXTranslator::translateStore(const PtxStatement &statement) {
   if (count > 1 && (ops[1].kind != PtxOperand::Vector ||
                     ops[1].elements.size() != count))
     return false;
-  if (count > 1 && ordering != AtomicOrdering::NotAtomic)
-    return false;
   Type *element = type.elementType(context);
+  if (count > 1 && ordering != AtomicOrdering::NotAtomic)
+    return translateAtomicVectorStore(statement, type, element, count,
+                                      ordering);
   unsigned size = type.bits / 8;
   for (unsigned i = 0; i < count; ++i) {
     Value *pointer = address(ops[0], i * size);

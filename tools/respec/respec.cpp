@@ -13,6 +13,7 @@
 #include "DriverOptions.h"
 #include "TuningDatabase.h"
 
+#include "respec/Frontend/AlignmentClaims.h"
 #include "respec/Frontend/CudaFrontend.h"
 #include "respec/Frontend/DeviceModulePreparation.h"
 #include "respec/Frontend/InlinePTX.h"
@@ -211,6 +212,10 @@ Driver::compileDevice(LLVMContext &context, StringRef source,
       warnAboutWarpSynchronousCode(*device);
     }
   }
+  // A GPU checks only the alignment each access needs; the CPU back end
+  // would trust the rest of what clang states (CUB relies on this).
+  if (options.target == TargetKind::CPU)
+    limitAlignmentToCheckedAccesses(*device);
   if (options.keepIntermediates)
     writeText(intermediatePath(source, "device.ll"),
               [&](raw_ostream &os) { device->print(os, nullptr); });

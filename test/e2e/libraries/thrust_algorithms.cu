@@ -1,9 +1,8 @@
 // Thrust's device algorithms (CUDA 13's CCCL): device_vector, sequence,
 // transform, reduce, sort, count_if on the CPU. Thrust's kernels come from
 // CUB (its inline PTX is translated) and are launched through
-// cudaLaunchKernelEx. Checked against the host. (Scans are not supported:
-// their decoupled look-back uses 64-bit relaxed vector loads, which respec
-// does not translate.)
+// cudaLaunchKernelEx. Checked against the host. (Scans are in
+// thrust_scans.cu.)
 // REQUIRES: cuda-toolkit
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // CHECK: reduce PASSED
