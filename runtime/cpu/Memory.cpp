@@ -3,6 +3,7 @@
 #include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "Allocations.h"
+#include "MemoryPools.h"
 #include "Streams.h"
 #include "WorkQueue.h"
 
@@ -55,6 +56,7 @@ cudaError_t releaseKind(void *ptr, AllocationKind kind, const char *call) {
     return reportError(cudaErrorInvalidValue, call,
                        "%p was not returned by the matching allocation call",
                        ptr);
+  forgetPoolAllocation(ptr);
   return cudaSuccess;
 }
 

@@ -83,6 +83,18 @@ static void printMemoryStructs() {
   SIZE(longlong2);
 }
 
+static void printMemoryPoolStructs() {
+  SIZE(cudaMemPoolProps);
+  FIELD(cudaMemPoolProps, handleTypes);
+  FIELD(cudaMemPoolProps, location);
+  FIELD(cudaMemPoolProps, win32SecurityAttributes);
+  FIELD(cudaMemPoolProps, maxSize);
+  FIELD(cudaMemPoolProps, usage);
+  FIELD(cudaMemPoolProps, reserved);
+  SIZE(cudaMemAccessDesc);
+  FIELD(cudaMemAccessDesc, flags);
+}
+
 static void printEnums() {
   VALUE(cudaErrorInvalidValue);
   VALUE(cudaErrorInvalidConfiguration);
@@ -108,6 +120,13 @@ static void printEnums() {
   VALUE(cudaMemoryTypeManaged);
   VALUE(cudaMemAdviseUnsetAccessedBy);
   VALUE(cudaMemLocationTypeHostNumaCurrent);
+  VALUE(cudaMemPoolReuseFollowEventDependencies);
+  VALUE(cudaMemPoolAttrReleaseThreshold);
+  VALUE(cudaMemPoolAttrUsedMemHigh);
+  VALUE(cudaMemAllocationTypePinned);
+  VALUE(cudaMemAllocationTypeManaged);
+  VALUE(cudaMemHandleTypePosixFileDescriptor);
+  VALUE(cudaMemAccessFlagsProtReadWrite);
   VALUE(cudaFuncCachePreferEqual);
   VALUE(cudaSharedMemBankSizeEightByte);
   VALUE(cudaEventDisableTiming);
@@ -227,6 +246,7 @@ int main() {
   printDeviceProp();
   printLaunchConfig();
   printMemoryStructs();
+  printMemoryPoolStructs();
   printEnums();
   return 0;
 }

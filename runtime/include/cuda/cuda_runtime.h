@@ -49,6 +49,34 @@ cudaMallocManaged(T **devPtr, size_t size,
 }
 
 template <class T>
+static __inline__ __host__ cudaError_t cudaMallocAsync(T **ptr, size_t size,
+                                                       cudaStream_t stream) {
+  return ::cudaMallocAsync((void **)(void *)ptr, size, stream);
+}
+
+static __inline__ __host__ cudaError_t cudaMallocAsync(void **ptr, size_t size,
+                                                       cudaMemPool_t memPool,
+                                                       cudaStream_t stream) {
+  return ::cudaMallocFromPoolAsync(ptr, size, memPool, stream);
+}
+
+template <class T>
+static __inline__ __host__ cudaError_t cudaMallocAsync(T **ptr, size_t size,
+                                                       cudaMemPool_t memPool,
+                                                       cudaStream_t stream) {
+  return ::cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool,
+                                   stream);
+}
+
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaMallocFromPoolAsync(T **ptr, size_t size, cudaMemPool_t memPool,
+                        cudaStream_t stream) {
+  return ::cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool,
+                                   stream);
+}
+
+template <class T>
 static __inline__ __host__ cudaError_t cudaMallocPitch(T **devPtr,
                                                        size_t *pitch,
                                                        size_t width,

@@ -221,6 +221,30 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
                           enum cudaMemoryAdvise advice,
                           struct cudaMemLocation location);
 
+/* Stream-ordered allocation. */
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream);
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size,
+                                    cudaMemPool_t memPool,
+                                    cudaStream_t stream);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool,
+                              const struct cudaMemPoolProps *poolProps);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool,
+                                    enum cudaMemPoolAttr attr, void *value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool,
+                                    enum cudaMemPoolAttr attr, void *value);
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
+                                 const struct cudaMemAccessDesc *descList,
+                                 size_t count);
+cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags,
+                                 cudaMemPool_t memPool,
+                                 struct cudaMemLocation *location);
+
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
                        enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,

@@ -14,6 +14,7 @@
 #include "vector_types.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 //===----------------------------------------------------------------------===//
 // Enumerations (values fixed by the CUDA 13 ABI).
@@ -514,6 +515,59 @@ struct cudaFuncAttributes {
 struct cudaMemLocation {
   enum cudaMemLocationType type;
   int id;
+};
+
+/* Stream-ordered allocation: memory pools. The 64-bit pool attributes
+   are cuuint64_t, which the toolkit's runtime headers get from cuda.h. */
+typedef uint32_t cuuint32_t;
+typedef uint64_t cuuint64_t;
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+
+enum cudaMemPoolAttr {
+  cudaMemPoolReuseFollowEventDependencies = 0x1,
+  cudaMemPoolReuseAllowOpportunistic = 0x2,
+  cudaMemPoolReuseAllowInternalDependencies = 0x3,
+  cudaMemPoolAttrReleaseThreshold = 0x4,
+  cudaMemPoolAttrReservedMemCurrent = 0x5,
+  cudaMemPoolAttrReservedMemHigh = 0x6,
+  cudaMemPoolAttrUsedMemCurrent = 0x7,
+  cudaMemPoolAttrUsedMemHigh = 0x8,
+};
+
+enum cudaMemAllocationType {
+  cudaMemAllocationTypeInvalid = 0x0,
+  cudaMemAllocationTypePinned = 0x1,
+  cudaMemAllocationTypeManaged = 0x2,
+  cudaMemAllocationTypeMax = 0x7FFFFFFF,
+};
+
+enum cudaMemAllocationHandleType {
+  cudaMemHandleTypeNone = 0x0,
+  cudaMemHandleTypePosixFileDescriptor = 0x1,
+  cudaMemHandleTypeWin32 = 0x2,
+  cudaMemHandleTypeWin32Kmt = 0x4,
+  cudaMemHandleTypeFabric = 0x8,
+};
+
+enum cudaMemAccessFlags {
+  cudaMemAccessFlagsProtNone = 0,
+  cudaMemAccessFlagsProtRead = 1,
+  cudaMemAccessFlagsProtReadWrite = 3,
+};
+
+struct cudaMemAccessDesc {
+  struct cudaMemLocation location;
+  enum cudaMemAccessFlags flags;
+};
+
+struct cudaMemPoolProps {
+  enum cudaMemAllocationType allocType;
+  enum cudaMemAllocationHandleType handleTypes;
+  struct cudaMemLocation location;
+  void *win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
 };
 
 struct cudaDeviceProp {
