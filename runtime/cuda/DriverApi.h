@@ -89,6 +89,31 @@ constexpr CUdevice CU_DEVICE_CPU = -1;
 /// cuLaunchKernel's CU_LAUNCH_PARAM_END etc. are not used: parameters are
 /// always passed as kernelParams.
 
+/// Stream-ordered allocation: the pool handle is the runtime's
+/// cudaMemPool_t, and the structs have the layout of the runtime's
+/// cudaMemLocation, cudaMemAccessDesc and cudaMemPoolProps.
+using CUmemoryPool = struct CUmemPoolHandle_st *;
+
+struct CUmemLocation {
+  int type;
+  int id;
+};
+
+struct CUmemAccessDesc {
+  CUmemLocation location;
+  int flags;
+};
+
+struct CUmemPoolProps {
+  int allocType;
+  int handleTypes;
+  CUmemLocation location;
+  void *win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
+
 /// CUDA_MEMCPY2D (the _v2 layout).
 struct CUDA_MEMCPY2D {
   size_t srcXInBytes;
@@ -215,6 +240,28 @@ struct CUDA_MEMCPY3D {
     (CUdeviceptr ptr, size_t bytes, CUdevice dev, CUstream stream))            \
   X(memAdvise, cuMemAdvise,                                                    \
     (CUdeviceptr ptr, size_t bytes, int advice, CUdevice dev))                 \
+  X(memAllocAsync, cuMemAllocAsync,                                            \
+    (CUdeviceptr * ptr, size_t bytes, CUstream stream))                        \
+  X(memFreeAsync, cuMemFreeAsync, (CUdeviceptr ptr, CUstream stream))          \
+  X(memAllocFromPoolAsync, cuMemAllocFromPoolAsync,                            \
+    (CUdeviceptr * ptr, size_t bytes, CUmemoryPool pool, CUstream stream))     \
+  X(deviceGetDefaultMemPool, cuDeviceGetDefaultMemPool,                        \
+    (CUmemoryPool * pool, CUdevice device))                                    \
+  X(deviceGetMemPool, cuDeviceGetMemPool,                                      \
+    (CUmemoryPool * pool, CUdevice device))                                    \
+  X(deviceSetMemPool, cuDeviceSetMemPool, (CUdevice device, CUmemoryPool pool)) \
+  X(memPoolCreate, cuMemPoolCreate,                                            \
+    (CUmemoryPool * pool, const CUmemPoolProps *props))                        \
+  X(memPoolDestroy, cuMemPoolDestroy, (CUmemoryPool pool))                     \
+  X(memPoolTrimTo, cuMemPoolTrimTo, (CUmemoryPool pool, size_t keep))          \
+  X(memPoolSetAttribute, cuMemPoolSetAttribute,                                \
+    (CUmemoryPool pool, int attribute, void *value))                           \
+  X(memPoolGetAttribute, cuMemPoolGetAttribute,                                \
+    (CUmemoryPool pool, int attribute, void *value))                           \
+  X(memPoolSetAccess, cuMemPoolSetAccess,                                      \
+    (CUmemoryPool pool, const CUmemAccessDesc *descs, size_t count))           \
+  X(memPoolGetAccess, cuMemPoolGetAccess,                                      \
+    (int *flags, CUmemoryPool pool, CUmemLocation *location))                  \
   X(memcpy, cuMemcpy, (CUdeviceptr dst, CUdeviceptr src, size_t bytes))        \
   X(memcpyAsync, cuMemcpyAsync,                                                \
     (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))         \

@@ -822,6 +822,105 @@ CUresult cuMemAdvise(CUdeviceptr, size_t, int, CUdevice) {
   return CUDA_SUCCESS;
 }
 
+// Stream-ordered allocation: streams run everything at once, so an
+// asynchronous allocation or free is the plain one. One default pool
+// serves every device; pools keep the attributes they are given.
+struct respec::gpu::CUmemPoolHandle_st {
+  std::map<int, unsigned long long> attributes;
+};
+
+static CUmemPoolHandle_st defaultPool;
+static CUmemPoolHandle_st *currentPool = &defaultPool;
+
+CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t bytes, CUstream) {
+  return cuMemAlloc_v2(ptr, bytes);
+}
+
+CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream) {
+  return cuMemFree_v2(ptr);
+}
+
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *ptr, size_t bytes,
+                                 CUmemoryPool pool, CUstream) {
+  if (!pool)
+    return CUDA_ERROR_INVALID_VALUE;
+  return cuMemAlloc_v2(ptr, bytes);
+}
+
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice) {
+  *pool = &defaultPool;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice) {
+  *pool = currentPool;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceSetMemPool(CUdevice, CUmemoryPool pool) {
+  if (!pool)
+    return CUDA_ERROR_INVALID_VALUE;
+  currentPool = pool;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props) {
+  if (!pool || !props)
+    return CUDA_ERROR_INVALID_VALUE;
+  *pool = new CUmemPoolHandle_st;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolDestroy(CUmemoryPool pool) {
+  if (!pool || pool == &defaultPool)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (currentPool == pool)
+    currentPool = &defaultPool;
+  delete pool;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t) {
+  return pool ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/// The reuse policies (attributes 1-3) are ints, the others 64-bit.
+static bool isIntAttribute(int attribute) { return attribute <= 3; }
+
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, int attribute,
+                               void *value) {
+  if (!pool || !value)
+    return CUDA_ERROR_INVALID_VALUE;
+  pool->attributes[attribute] =
+      isIntAttribute(attribute) ? *static_cast<int *>(value)
+                                : *static_cast<unsigned long long *>(value);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, int attribute,
+                               void *value) {
+  if (!pool || !value)
+    return CUDA_ERROR_INVALID_VALUE;
+  unsigned long long stored = pool->attributes[attribute];
+  if (isIntAttribute(attribute))
+    *static_cast<int *>(value) = static_cast<int>(stored);
+  else
+    *static_cast<unsigned long long *>(value) = stored;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *,
+                            size_t) {
+  return pool ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuMemPoolGetAccess(int *flags, CUmemoryPool pool, CUmemLocation *) {
+  if (!pool || !flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  *flags = 3; // CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+  return CUDA_SUCCESS;
+}
+
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
   std::memmove(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
                bytes);

@@ -239,6 +239,59 @@ void checkMemory() {
   CHECK_OK(cudaFree(nullptr));
 }
 
+/// Stream-ordered allocation goes to the driver's cuMemAllocAsync and
+/// cuMemPool* entry points, handles and values unchanged.
+void checkMemoryPools() {
+  int *data = nullptr;
+  CHECK_OK(cudaMallocAsync(&data, 64 * sizeof(int), nullptr));
+  CHECK(data != nullptr);
+  int host[64];
+  for (int i = 0; i < 64; ++i)
+    host[i] = i;
+  CHECK_OK(cudaMemcpy(data, host, sizeof(host), cudaMemcpyHostToDevice));
+  CHECK_OK(cudaFreeAsync(data, nullptr));
+
+  cudaMemPool_t defaultPool = nullptr, current = nullptr, own = nullptr;
+  CHECK_OK(cudaDeviceGetDefaultMemPool(&defaultPool, 0));
+  CHECK_OK(cudaDeviceGetMemPool(&current, 0));
+  CHECK(defaultPool != nullptr && current == defaultPool);
+  CHECK_EQ_ERR(cudaDeviceGetDefaultMemPool(&current, 5),
+               cudaErrorInvalidDevice);
+  cuuint64_t threshold = 1 << 20, value = 0;
+  CHECK_OK(cudaMemPoolSetAttribute(
+      defaultPool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  CHECK_OK(cudaMemPoolGetAttribute(
+      defaultPool, cudaMemPoolAttrReleaseThreshold, &value));
+  CHECK(value == threshold);
+  int reuse = 0, reuseBack = 1;
+  CHECK_OK(cudaMemPoolSetAttribute(
+      defaultPool, cudaMemPoolReuseAllowOpportunistic, &reuse));
+  CHECK_OK(cudaMemPoolGetAttribute(
+      defaultPool, cudaMemPoolReuseAllowOpportunistic, &reuseBack));
+  CHECK(reuseBack == 0);
+
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  CHECK_OK(cudaMemPoolCreate(&own, &props));
+  CHECK_OK(cudaDeviceSetMemPool(0, own));
+  CHECK_OK(cudaDeviceGetMemPool(&current, 0));
+  CHECK(current == own);
+  void *fromPool = nullptr;
+  CHECK_OK(cudaMallocFromPoolAsync(&fromPool, 128, own, nullptr));
+  CHECK_OK(cudaFreeAsync(fromPool, nullptr));
+  cudaMemAccessFlags flags = cudaMemAccessFlagsProtNone;
+  cudaMemLocation location = {cudaMemLocationTypeDevice, 0};
+  CHECK_OK(cudaMemPoolGetAccess(&flags, own, &location));
+  CHECK(flags == cudaMemAccessFlagsProtReadWrite);
+  CHECK_OK(cudaMemPoolTrimTo(own, 0));
+  CHECK_OK(cudaMemPoolDestroy(own));
+  CHECK_OK(cudaDeviceGetMemPool(&current, 0));
+  CHECK(current == defaultPool);
+  CHECK_EQ_ERR(cudaMemPoolDestroy(defaultPool), cudaErrorInvalidValue);
+  CHECK_OK(cudaStreamSynchronize(nullptr));
+}
+
 void checkSymbols() {
   const unsigned values[4] = {1, 2, 3, 4};
   unsigned back[4] = {};
@@ -436,6 +489,7 @@ int main(int argc, char **argv) {
   setenv("RESPEC_FAKE_CUDA_LOG", path, 1);
   checkDevice();
   checkMemory();
+  checkMemoryPools();
   checkSymbols();
   checkLaunches();
   checkStreams();
