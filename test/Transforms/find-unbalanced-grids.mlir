@@ -90,6 +90,65 @@ func.func @bounds_check(%grid: index, %n: index, %m: index, %p: !llvm.ptr) {
   return
 }
 
+// A loop under a lower bound on the global index by a kernel argument
+// (`if (j > k)`, the columns right of a pivot): the leading blocks idle,
+// dynamic. The same bound by a constant (a stencil's interior) and an
+// upper bound by the argument stay static.
+// CHECK-LABEL: func.func @lower_bound_by_argument(
+// CHECK-SAME: attributes {respec.unbalanced_blocks}
+func.func @lower_bound_by_argument(%grid: index, %k: i32, %n: i32,
+                                   %m: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%grid) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c1) step (%c1) {
+      %bx = arith.index_castui %b : index to i32
+      %tx = arith.index_castui %t : index to i32
+      %c256 = llvm.mlir.constant(256 : i32) : i32
+      %base = llvm.mul %bx, %c256 : i32
+      %j = llvm.add %base, %tx : i32
+      %right = llvm.icmp "sgt" %j, %k : i32
+      %inside = llvm.icmp "slt" %j, %n : i32
+      %both = llvm.and %right, %inside : i1
+      scf.if %both {
+        scf.for %i = %c0 to %m step %c1 {
+          %q = llvm.getelementptr %p[%j] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+          %v = llvm.load %q : !llvm.ptr -> f32
+          llvm.store %v, %q : f32, !llvm.ptr
+        }
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// CHECK-LABEL: func.func @constant_lower_bound(
+// CHECK-NOT: respec.unbalanced_blocks
+// CHECK: return
+func.func @constant_lower_bound(%grid: index, %n: i32, %m: index,
+                                %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%grid) step (%c1) {
+    %bx = arith.index_castui %b : index to i32
+    %one = llvm.mlir.constant(1 : i32) : i32
+    %interior = llvm.icmp "sge" %bx, %one : i32
+    %below = llvm.icmp "slt" %bx, %n : i32
+    %both = llvm.and %interior, %below : i1
+    scf.if %both {
+      scf.for %i = %c0 to %m step %c1 {
+        %q = llvm.getelementptr %p[%bx] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+        %v = llvm.load %q : !llvm.ptr -> f32
+        llvm.store %v, %q : f32, !llvm.ptr
+      }
+    }
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
 // A loop under a branch on loaded data (a BFS frontier flag): dynamic;
 // a branch on loaded data around straight-line code: static.
 // CHECK-LABEL: func.func @loaded_branch(

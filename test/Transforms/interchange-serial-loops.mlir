@@ -87,7 +87,8 @@ func.func @not_interchanged(%n: index, %k: index, %p: !llvm.ptr) {
 
 // Nested uniform loops: only the innermost gets the barrier (interchanging
 // it carries the outer one along). A loop under a branch on the thread id
-// qualifies too: predication guards its body per thread.
+// qualifies too when it reads memory contiguous along the threads (its
+// address computed in the loop): predication guards its body per thread.
 // CHECK-LABEL: func.func @nested_and_guarded(
 // CHECK: scf.for
 // CHECK-NEXT: arith.index_cast
@@ -116,10 +117,63 @@ func.func @nested_and_guarded(%n: index, %k: index, %p: !llvm.ptr) {
       %low = arith.cmpi ult, %t, %k : index
       scf.if %low {
         %r = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %sum) -> (f32) {
-          %s = llvm.fmul %acc, %acc : f32
+          %tt = arith.index_cast %t : index to i64
+          %q = llvm.getelementptr %p[%tt] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %v = llvm.load %q : !llvm.ptr -> f32
+          %s = llvm.fmul %acc, %v : f32
           scf.yield %s : f32
         }
         llvm.store %r, %p : f32, !llvm.ptr
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Left alone under a branch on the thread id: a loop that reads only
+// addresses all threads share (`if (threadIdx.x == 0)` walking a column:
+// the interchanged loop would run all 256 threads, the original one), and
+// a loop whose address was computed in the branch before it (`a + j`,
+// which predication turns into a result of the branch kept per thread in
+// memory, so its accesses would be gathers).
+// CHECK-LABEL: func.func @guarded_left_alone(
+// CHECK-NOT: respec.barrier
+// CHECK: return
+func.func @guarded_left_alone(%n: index, %k: index, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %zero = llvm.mlir.constant(0.0 : f32) : f32
+  scf.parallel (%b) = (%c0) to (%c1) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+      %first = arith.cmpi eq, %t, %c0 : index
+      scf.if %first {
+        %r = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+          %ii = arith.index_cast %i : index to i64
+          %q = llvm.getelementptr %p[%ii] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %v = llvm.load %q : !llvm.ptr -> f32
+          %s = llvm.fadd %acc, %v : f32
+          scf.yield %s : f32
+        }
+        llvm.store %r, %p : f32, !llvm.ptr
+      }
+      %low = arith.cmpi ult, %t, %n : index
+      scf.if %low {
+        %tt = arith.index_cast %t : index to i64
+        %column = llvm.getelementptr %p[%tt] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %r = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+          %ii = arith.index_cast %i : index to i64
+          %row = llvm.mul %ii, %ii : i64
+          %q = llvm.getelementptr %column[%row] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %v = llvm.load %q : !llvm.ptr -> f32
+          %s = llvm.fadd %acc, %v : f32
+          scf.yield %s : f32
+        }
+        llvm.store %r, %column : f32, !llvm.ptr
       }
       scf.reduce
     } {respec.parallel_level = "block"}

@@ -12,11 +12,13 @@
 // (kUnbalancedBlocksAttr), for respec-schedule-grid-loops: a loop inside the
 // grid whose bounds or exit test depend on a value read from memory (a
 // load, an atomic, a call) or on the block index, or a loop under a branch
-// that depends on a value read from memory. Branches on the block index
-// alone (`if (i < n)`) do not count: only the last blocks of a grid differ
-// there. It runs on the parallel IR as raised, where the loops and loads
-// are the kernel's own: barrier lowering later keeps values, loop counters
-// among them, in block-scope memory, which would read as data.
+// that depends on a value read from memory or bounds the block index from
+// below by a run-time value (`if (j > k)`: the leading blocks idle). Other
+// branches on the block index (`if (i < n)`) do not count: only the last
+// blocks of a grid differ there. It runs on the parallel IR as raised, where
+// the loops and loads are the kernel's own: barrier lowering later keeps
+// values, loop counters among them, in block-scope memory, which would read as
+// data.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +26,10 @@
 #include "respec/Transforms/Passes.h"
 #include "respec/Transforms/ThreadLoopUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -62,6 +66,7 @@ public:
   }
 
   bool isLoaded(Value value) const { return loaded.contains(value); }
+  bool isIndexed(Value value) const { return indexed.contains(value); }
   bool isVarying(Value value) const {
     return loaded.contains(value) || indexed.contains(value);
   }
@@ -133,6 +138,62 @@ static bool containsLoop(Operation *op) {
       .wasInterrupted();
 }
 
+/// Whether `predicate` holds when its left operand is large (`x > k`,
+/// `x >= k`), or when its right operand is (`k < x`, `k <= x`).
+template <typename Predicate>
+static std::pair<bool, bool> largeOperandSatisfies(Predicate predicate) {
+  switch (predicate) {
+  case Predicate::sgt:
+  case Predicate::sge:
+  case Predicate::ugt:
+  case Predicate::uge:
+    return {true, false};
+  case Predicate::slt:
+  case Predicate::sle:
+  case Predicate::ult:
+  case Predicate::ule:
+    return {false, true};
+  default:
+    return {false, false};
+  }
+}
+
+/// True if `condition` (through `and` and `or`) bounds a value that varies
+/// with the block index from below by a value other than a constant:
+/// `j > k` with j the global thread index and k a kernel argument (the
+/// columns right of a pivot, a triangle's rows). The grid's leading
+/// blocks, as many as k decides, then have no work. An upper bound
+/// (`i < n`) leaves only the last blocks short, as a bounds check does.
+static bool boundsBlocksFromBelow(Value condition,
+                                  const BlockVariance &variance) {
+  Operation *def = condition.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<LLVM::AndOp, LLVM::OrOp, arith::AndIOp, arith::OrIOp>(def))
+    return llvm::any_of(def->getOperands(), [&](Value operand) {
+      return boundsBlocksFromBelow(operand, variance);
+    });
+  Value lhs, rhs;
+  std::pair<bool, bool> large;
+  if (auto cmp = dyn_cast<LLVM::ICmpOp>(def)) {
+    lhs = cmp.getLhs();
+    rhs = cmp.getRhs();
+    large = largeOperandSatisfies(cmp.getPredicate());
+  } else if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
+    lhs = cmp.getLhs();
+    rhs = cmp.getRhs();
+    large = largeOperandSatisfies(cmp.getPredicate());
+  } else {
+    return false;
+  }
+  auto boundedBelow = [&](Value bounded, Value bound, bool isLowerBound) {
+    return isLowerBound && variance.isIndexed(bounded) &&
+           !variance.isVarying(bound) && !matchPattern(bound, m_Constant());
+  };
+  return boundedBelow(lhs, rhs, large.first) ||
+         boundedBelow(rhs, lhs, large.second);
+}
+
 /// True if blocks of `grid` may do different amounts of work (see the
 /// file comment).
 static bool mayBeUnbalanced(scf::ParallelOp grid) {
@@ -147,7 +208,10 @@ static bool mayBeUnbalanced(scf::ParallelOp grid) {
       if (variance.isVarying(whileOp.getConditionOp().getCondition()))
         return WalkResult::interrupt();
     } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      if (variance.isLoaded(ifOp.getCondition()) && containsLoop(ifOp))
+      Value condition = ifOp.getCondition();
+      if ((variance.isLoaded(condition) ||
+           boundsBlocksFromBelow(condition, variance)) &&
+          containsLoop(ifOp))
         return WalkResult::interrupt();
     } else if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op)) {
       if (variance.isLoaded(switchOp.getArg()) && containsLoop(switchOp))

@@ -35,6 +35,17 @@
 // read 1 byte of each line per thread in the original order, and the image
 // in order after it.
 //
+// A loop under a branch that differs between threads (`if (j < n)`) is
+// interchanged with its body guarded per thread, so it runs for all the
+// block's threads: it qualifies only if some access then streams along
+// threadIdx.x (not `if (threadIdx.x == 0)` around a loop over uniform
+// addresses, 256 times the work), and only accesses whose addresses are
+// computed in the loop or outside the branch count as contiguous. Values
+// computed in the branch (`a + j` before the loop) become results of the
+// predicated branch, kept per thread in memory, and accesses through them
+// would be gathers (a thread per column walking it down ran 20x slower
+// interchanged than left to the thread vectorizer).
+//
 //===----------------------------------------------------------------------===//
 
 #include "respec/Dialect/RespecDialect.h"
@@ -86,11 +97,32 @@ bool hasShortConstantTripCount(scf::ForOp loop) {
 /// at all (0), by a constant, or unknown (nullopt). Values all threads agree
 /// on have stride 0; the rest is followed through integer arithmetic,
 /// casts and address computations (in bytes).
+///
+/// For a loop to interchange (`candidate`), values the interchange would
+/// keep per thread in memory have no known stride: those computed under a
+/// branch that differs between threads around the candidate (outside it).
+/// Predication makes them results of the branch, which barrier lowering
+/// stores per thread and reloads, so LLVM no longer sees that `a + j` is
+/// the next element for the next thread and gathers what was contiguous.
 class ThreadStride {
 public:
-  ThreadStride(scf::ParallelOp threadLoop, const ThreadUniformity &uniformity)
+  ThreadStride(scf::ParallelOp threadLoop, const ThreadUniformity &uniformity,
+               Operation *candidate = nullptr)
       : threadX(threadLoop.getInductionVars().back()), uniformity(uniformity),
-        layout(DataLayout::closest(threadLoop)) {}
+        layout(DataLayout::closest(threadLoop)), candidate(candidate) {
+    if (!candidate)
+      return;
+    for (Operation *scope = candidate->getParentOp(); scope != threadLoop;
+         scope = scope->getParentOp()) {
+      Value condition;
+      if (auto ifOp = dyn_cast<scf::IfOp>(scope))
+        condition = ifOp.getCondition();
+      else if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(scope))
+        condition = switchOp.getArg();
+      if (condition && !uniformity.isUniform(condition))
+        divergentBranches.push_back(scope);
+    }
+  }
 
   std::optional<int64_t> of(Value value) {
     auto known = cache.find(value);
@@ -100,6 +132,10 @@ public:
     cache[value] = stride;
     return stride;
   }
+
+  /// True if the candidate runs under a branch that differs between
+  /// threads.
+  bool isUnderDivergentBranch() const { return !divergentBranches.empty(); }
 
   /// True if `address`, accessed as `type`, is the same for all threads or
   /// the next element for the next thread.
@@ -113,13 +149,22 @@ private:
     return static_cast<int64_t>(layout.getTypeSize(type).getFixedValue());
   }
 
+  /// True if `def` lies under a divergent branch around the candidate and
+  /// outside the candidate (see the class comment).
+  bool isKeptPerThread(Operation *def) const {
+    return !candidate->isAncestor(def) &&
+           llvm::any_of(divergentBranches, [&](Operation *branch) {
+             return branch->isAncestor(def);
+           });
+  }
+
   std::optional<int64_t> compute(Value value) {
     if (value == threadX)
       return 1;
     if (uniformity.isUniform(value))
       return 0;
     Operation *def = value.getDefiningOp();
-    if (!def)
+    if (!def || (candidate && isKeptPerThread(def)))
       return std::nullopt;
     auto linear = [&](Value a, Value b,
                       int64_t sign) -> std::optional<int64_t> {
@@ -183,6 +228,8 @@ private:
   Value threadX;
   const ThreadUniformity &uniformity;
   DataLayout layout;
+  Operation *candidate;
+  SmallVector<Operation *> divergentBranches;
   DenseMap<Value, std::optional<int64_t>> cache;
 };
 
@@ -216,9 +263,9 @@ bool hasVectorizableBody(Operation *loop, const ThreadUniformity &uniformity,
                                        streams, scatters))
       return WalkResult::interrupt();
     if (auto store = dyn_cast<LLVM::StoreOp>(op);
-        store && !isInterchangeFriendly(store.getAddr(),
-                                        store.getValue().getType(), strides,
-                                        streams, scatters))
+        store &&
+        !isInterchangeFriendly(store.getAddr(), store.getValue().getType(),
+                               strides, streams, scatters))
       return WalkResult::interrupt();
     if (op == loop)
       return WalkResult::advance();
@@ -237,7 +284,12 @@ bool hasVectorizableBody(Operation *loop, const ThreadUniformity &uniformity,
   });
   // A body with scattered shared-memory accesses does not vectorize; the
   // interchange pays only for a loop that then streams memory in order.
-  return !result.wasInterrupted() && (!scatters || streams);
+  // So does a loop under a branch that differs between threads: the
+  // interchanged loop runs every thread of the block, and the branch may
+  // let few of them in (`if (threadIdx.x == 0)`, where a loop over uniform
+  // addresses would run 256 times over).
+  bool needsStreams = scatters || strides.isUnderDivergentBranch();
+  return !result.wasInterrupted() && (!needsStreams || streams);
 }
 
 /// True if every op between `op` and `threadLoop` keeps `op` running for
@@ -295,11 +347,11 @@ SmallVector<Operation *> findCandidates(scf::ParallelOp threadLoop) {
   if (!hasWideConstantX(threadLoop))
     return {};
   ThreadUniformity uniformity(threadLoop);
-  ThreadStride strides(threadLoop, uniformity);
   SmallVector<Operation *> candidates;
   threadLoop.getBody()->walk([&](Operation *op) {
     if (!isSerialLoop(op) || !uniformity.hasUniformControl(op))
       return;
+    ThreadStride strides(threadLoop, uniformity, op);
     if (auto forOp = dyn_cast<scf::ForOp>(op);
         forOp && hasShortConstantTripCount(forOp))
       return;
