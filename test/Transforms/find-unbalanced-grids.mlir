@@ -92,8 +92,8 @@ func.func @bounds_check(%grid: index, %n: index, %m: index, %p: !llvm.ptr) {
 
 // A loop under a lower bound on the global index by a kernel argument
 // (`if (j > k)`, the columns right of a pivot): the leading blocks idle,
-// dynamic. The same bound by a constant (a stencil's interior) and an
-// upper bound by the argument stay static.
+// dynamic. The same bound by a constant (a stencil's interior) stays
+// static.
 // CHECK-LABEL: func.func @lower_bound_by_argument(
 // CHECK-SAME: attributes {respec.unbalanced_blocks}
 func.func @lower_bound_by_argument(%grid: index, %k: i32, %n: i32,
@@ -119,6 +119,27 @@ func.func @lower_bound_by_argument(%grid: index, %k: i32, %n: i32,
       }
       scf.reduce
     } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// The same bound around straight-line code (LU's update of the trailing
+// submatrix, `if (i > k && j > k)`): whole blocks idle, dynamic.
+// CHECK-LABEL: func.func @lower_bound_straight_line(
+// CHECK-SAME: attributes {respec.unbalanced_blocks}
+func.func @lower_bound_straight_line(%grid: index, %k: i32, %p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b) = (%c0) to (%grid) step (%c1) {
+    %bx = arith.index_castui %b : index to i32
+    %below = llvm.icmp "slt" %k, %bx : i32
+    scf.if %below {
+      %q = llvm.getelementptr %p[%bx] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %v = llvm.load %q : !llvm.ptr -> f32
+      %w = llvm.fmul %v, %v : f32
+      llvm.store %w, %q : f32, !llvm.ptr
+    }
     scf.reduce
   } {respec.parallel_level = "grid"}
   return

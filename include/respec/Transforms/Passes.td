@@ -732,9 +732,11 @@ def FindUnbalancedGridsPass : Pass<"respec-find-unbalanced-grids",
     and barrier lowering). Marks with `respec.unbalanced_blocks` each
     function with a grid loop whose blocks may do different amounts of
     work: a loop in the grid whose bounds or exit test depend on a value
-    read from memory or on the block index, or a loop under a branch on a
-    value read from memory. `--respec-schedule-grid-loops` gives their
-    grid loops a dynamic OpenMP schedule.
+    read from memory or on the block index, a loop under a branch on a
+    value read from memory, or a branch that bounds the block's global
+    index from below by a value other than a constant (`if (j > k)`: the
+    leading blocks idle). `--respec-schedule-grid-loops` gives their grid
+    loops a dynamic OpenMP schedule.
   }];
 }
 

@@ -12,10 +12,11 @@
 // (kUnbalancedBlocksAttr), for respec-schedule-grid-loops: a loop inside the
 // grid whose bounds or exit test depend on a value read from memory (a
 // load, an atomic, a call) or on the block index, or a loop under a branch
-// that depends on a value read from memory or bounds the block index from
-// below by a run-time value (`if (j > k)`: the leading blocks idle). Other
-// branches on the block index (`if (i < n)`) do not count: only the last
-// blocks of a grid differ there. It runs on the parallel IR as raised, where
+// that depends on a value read from memory, or any branch that bounds the
+// block index from below by a run-time value (`if (j > k)`: the leading
+// blocks idle, however little work the others do). Other branches on the
+// block index (`if (i < n)`) do not count: only the last blocks of a grid
+// differ there. It runs on the parallel IR as raised, where
 // the loops and loads are the kernel's own: barrier lowering later keeps
 // values, loop counters among them, in block-scope memory, which would read as
 // data.
@@ -209,9 +210,10 @@ static bool mayBeUnbalanced(scf::ParallelOp grid) {
         return WalkResult::interrupt();
     } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
       Value condition = ifOp.getCondition();
-      if ((variance.isLoaded(condition) ||
-           boundsBlocksFromBelow(condition, variance)) &&
-          containsLoop(ifOp))
+      // A lower bound idles whole blocks, also around straight-line code
+      // (LU's update of the trailing submatrix).
+      if ((variance.isLoaded(condition) && containsLoop(ifOp)) ||
+          boundsBlocksFromBelow(condition, variance))
         return WalkResult::interrupt();
     } else if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op)) {
       if (variance.isLoaded(switchOp.getArg()) && containsLoop(switchOp))
