@@ -93,9 +93,14 @@ extern "C" cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
   return cudaMallocFromPoolAsync(ptr, size, memPool, perThreadDefault(stream));
 }
 
-extern "C" cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool,
-                                                   int device) {
-  const char *call = "cudaDeviceGetDefaultMemPool";
+namespace {
+
+/// One of device `device`'s pools, read by the driver entry point `get`
+/// (its default pool or its current one).
+cudaError_t
+readDevicePool(cudaMemPool_t *memPool, int device,
+               decltype(DriverApi::deviceGetMemPool) DriverApi::*get,
+               const char *call) {
   CUdevice handle;
   if (!memPool)
     return reportError(cudaErrorInvalidValue, call);
@@ -103,24 +108,23 @@ extern "C" cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool,
   if (status != cudaSuccess)
     return status;
   CUmemoryPool pool = nullptr;
-  status = checkDriver(driver().deviceGetDefaultMemPool(&pool, handle), call);
+  status = checkDriver((driver().*get)(&pool, handle), call);
   *memPool = fromDriverPool(pool);
   return status;
 }
 
+} // namespace
+
+extern "C" cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool,
+                                                   int device) {
+  return readDevicePool(memPool, device, &DriverApi::deviceGetDefaultMemPool,
+                        "cudaDeviceGetDefaultMemPool");
+}
+
 extern "C" cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool,
                                             int device) {
-  const char *call = "cudaDeviceGetMemPool";
-  CUdevice handle;
-  if (!memPool)
-    return reportError(cudaErrorInvalidValue, call);
-  cudaError_t status = deviceFor(device, call, &handle);
-  if (status != cudaSuccess)
-    return status;
-  CUmemoryPool pool = nullptr;
-  status = checkDriver(driver().deviceGetMemPool(&pool, handle), call);
-  *memPool = fromDriverPool(pool);
-  return status;
+  return readDevicePool(memPool, device, &DriverApi::deviceGetMemPool,
+                        "cudaDeviceGetMemPool");
 }
 
 extern "C" cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
