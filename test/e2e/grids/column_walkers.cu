@@ -6,9 +6,11 @@
 // host. Also with the loop interchange off and with the static schedule.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: env OMP_NUM_THREADS=3 %t | FileCheck %s
-// RUN: %respec -O2 --disable-opt=loop-interchange %s -o %t.noic && %t.noic |
-// FileCheck %s RUN: %respec -O2 --grid-schedule=static %s -o %t.static &&
-// %t.static | FileCheck %s CHECK: gramschmidt PASSED
+// RUN: %respec -O2 --disable-opt=loop-interchange %s -o %t.noic
+// RUN: %t.noic | FileCheck %s
+// RUN: %respec -O2 --grid-schedule=static %s -o %t.static
+// RUN: %t.static | FileCheck %s
+// CHECK: gramschmidt PASSED
 
 #include <cmath>
 #include <cstdio>
