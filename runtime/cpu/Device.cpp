@@ -36,8 +36,6 @@ DeviceLimits &limits() {
 std::atomic<int> deviceCacheConfig{cudaFuncCachePreferNone};
 std::atomic<unsigned> deviceFlags{cudaDeviceScheduleAuto};
 
-bool isValidDevice(int device) { return device == 0; }
-
 /// The value of a device attribute that is not a copy of a cudaDeviceProp
 /// field; false for attributes respec does not know.
 bool otherAttribute(cudaDeviceAttr attr, int *value) {

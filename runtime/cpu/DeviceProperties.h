@@ -19,6 +19,9 @@ const cudaDeviceProp &deviceProperties();
 /// CPU clock in kHz (cudaDevAttrClockRate).
 int cpuClockKHz();
 
+/// True for the ordinal of the one device (0).
+inline bool isValidDevice(int device) { return device == 0; }
+
 } // namespace cpu
 } // namespace respec
 

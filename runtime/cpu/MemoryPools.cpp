@@ -22,6 +22,7 @@
 #include "MemoryPools.h"
 #include "../common/Diagnostics.h"
 #include "Allocations.h"
+#include "DeviceProperties.h"
 #include "Streams.h"
 
 #include <algorithm>
@@ -78,8 +79,6 @@ PoolRegistry &registry() {
   static PoolRegistry *pools = new PoolRegistry; // used until exit
   return *pools;
 }
-
-bool isValidDevice(int device) { return device == 0; }
 
 /// The kind of allocation a pool placed at `location` hands out, or false
 /// where respec's single device has no such place.

@@ -139,26 +139,6 @@ static bool containsLoop(Operation *op) {
       .wasInterrupted();
 }
 
-/// Whether `predicate` holds when its left operand is large (`x > k`,
-/// `x >= k`), or when its right operand is (`k < x`, `k <= x`).
-template <typename Predicate>
-static std::pair<bool, bool> largeOperandSatisfies(Predicate predicate) {
-  switch (predicate) {
-  case Predicate::sgt:
-  case Predicate::sge:
-  case Predicate::ugt:
-  case Predicate::uge:
-    return {true, false};
-  case Predicate::slt:
-  case Predicate::sle:
-  case Predicate::ult:
-  case Predicate::ule:
-    return {false, true};
-  default:
-    return {false, false};
-  }
-}
-
 /// True if `condition` (through `and` and `or`) bounds a value that varies
 /// with the block index from below by a value other than a constant:
 /// `j > k` with j the global thread index and k a kernel argument (the
@@ -174,25 +154,22 @@ static bool boundsBlocksFromBelow(Value condition,
     return llvm::any_of(def->getOperands(), [&](Value operand) {
       return boundsBlocksFromBelow(operand, variance);
     });
-  Value lhs, rhs;
-  std::pair<bool, bool> large;
-  if (auto cmp = dyn_cast<LLVM::ICmpOp>(def)) {
-    lhs = cmp.getLhs();
-    rhs = cmp.getRhs();
-    large = largeOperandSatisfies(cmp.getPredicate());
-  } else if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
-    lhs = cmp.getLhs();
-    rhs = cmp.getRhs();
-    large = largeOperandSatisfies(cmp.getPredicate());
-  } else {
+  std::optional<IntComparison> cmp = matchIntComparison(condition);
+  if (!cmp)
     return false;
-  }
-  auto boundedBelow = [&](Value bounded, Value bound, bool isLowerBound) {
+  // `bounded > bound` (or >=), with the operands in either order.
+  auto boundsFirstFromBelow = [&](arith::CmpIPredicate predicate, Value bounded,
+                                  Value bound) {
+    bool isLowerBound = predicate == arith::CmpIPredicate::sgt ||
+                        predicate == arith::CmpIPredicate::sge ||
+                        predicate == arith::CmpIPredicate::ugt ||
+                        predicate == arith::CmpIPredicate::uge;
     return isLowerBound && variance.isIndexed(bounded) &&
            !variance.isVarying(bound) && !matchPattern(bound, m_Constant());
   };
-  return boundedBelow(lhs, rhs, large.first) ||
-         boundedBelow(rhs, lhs, large.second);
+  return boundsFirstFromBelow(cmp->predicate, cmp->lhs, cmp->rhs) ||
+         boundsFirstFromBelow(swapOperandsOf(cmp->predicate), cmp->rhs,
+                              cmp->lhs);
 }
 
 /// True if blocks of `grid` may do different amounts of work (see the
