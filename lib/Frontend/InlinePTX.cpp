@@ -25,6 +25,10 @@
 
 #include "respec/Frontend/InlinePTX.h"
 
+#include "respec_rt/abi.h"
+
+#include <cstddef>
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -58,7 +62,8 @@ namespace {
 
 /// One operand of a PTX instruction as written.
 struct PtxOperand {
-  enum Kind { Register, Integer, Float, Address, Vector, Sink };
+  /// Tuple: `[handle, {coordinates}]`, a texture or surface access.
+  enum Kind { Register, Integer, Float, Address, Vector, Sink, Tuple };
   Kind kind = Register;
   /// Register name (`$N` for the asm operands), or an address's base.
   std::string name;
@@ -71,7 +76,7 @@ struct PtxOperand {
   /// Float immediate: its bits and their width (`0f...` 32, `0d...` 64).
   uint64_t floatBits = 0;
   unsigned floatWidth = 0;
-  /// The elements of `{a, b, ...}`.
+  /// The elements of `{a, b, ...}` and of `[a, b]`.
   std::vector<PtxOperand> elements;
 };
 
@@ -185,7 +190,17 @@ static std::optional<PtxOperand> parseOperand(StringRef text) {
   if (text.consume_front("[")) {
     if (!text.consume_back("]"))
       return std::nullopt;
-    return parseAddress(text);
+    SmallVector<StringRef, 4> parts = splitOperands(text);
+    if (parts.size() < 2)
+      return parseAddress(text);
+    operand.kind = PtxOperand::Tuple;
+    for (StringRef part : parts) {
+      std::optional<PtxOperand> parsed = parseOperand(part);
+      if (!parsed)
+        return std::nullopt;
+      operand.elements.push_back(*parsed);
+    }
+    return operand;
   }
   if (text == "_") {
     operand.kind = PtxOperand::Sink;
@@ -639,6 +654,24 @@ private:
   bool translateBitMask(const PtxStatement &statement);
   bool translateExit(const PtxStatement &statement);
   bool translateCvta(const PtxStatement &statement);
+  bool translateTexture(const PtxStatement &statement);
+  bool translateSurfaceLoad(const PtxStatement &statement);
+  bool translateSurfaceStore(const PtxStatement &statement);
+
+  struct TexelAddress {
+    Value *handle;
+    Value *coordinates[3];
+    Value *layer;
+  };
+  bool readTexelAddress(const PtxStatement &statement,
+                        const PtxOperand &operand, Type *coordinateType,
+                        TexelAddress &address);
+  static int surfaceModeOf(const PtxStatement &statement);
+  void fetchLinearWords(Value *handle, Value *x,
+                        function_ref<Value *()> fetchThroughRuntime,
+                        SmallVectorImpl<Value *> &lanes);
+  FunctionCallee runtimeFunction(StringRef name, Type *result,
+                                 ArrayRef<Type *> parameters, bool readOnly);
 
   Value *atomicUpdateLoop(Value *pointer, Type *type, AtomicOrdering ordering,
                           function_ref<Value *(Value *)> update);
@@ -787,6 +820,9 @@ PTXTranslator::Handler PTXTranslator::handlerFor(StringRef opcode) const {
       .Case("bmsk", &PTXTranslator::translateBitMask)
       .Case("exit", &PTXTranslator::translateExit)
       .Case("cvta", &PTXTranslator::translateCvta)
+      .Case("tex", &PTXTranslator::translateTexture)
+      .Case("suld", &PTXTranslator::translateSurfaceLoad)
+      .Case("sust", &PTXTranslator::translateSurfaceStore)
       .Default(nullptr);
 }
 
@@ -902,6 +938,7 @@ Value *PTXTranslator::read(const PtxOperand &operand, Type *type) {
   }
   case PtxOperand::Address:
   case PtxOperand::Sink:
+  case PtxOperand::Tuple:
     return nullptr;
   }
   return nullptr;
@@ -2740,6 +2777,279 @@ bool PTXTranslator::translateCvta(const PtxStatement &statement) {
     return false;
   Value *value = read(ops[1], b.getInt64Ty());
   return value && write(ops[0], value);
+}
+
+//===- Textures and surfaces ----------------------------------------------===//
+//
+// Texture and surface objects are handles the CPU runtime resolves
+// (runtime/cpu/Textures.cpp): each access becomes a call of one of its
+// entry points (abi.h), which sample or address the object's memory.
+
+/// A declaration of a runtime entry point that generated code calls.
+FunctionCallee PTXTranslator::runtimeFunction(StringRef name, Type *result,
+                                              ArrayRef<Type *> parameters,
+                                              bool readOnly) {
+  Module *module = function.getParent();
+  FunctionCallee callee = module->getOrInsertFunction(
+      name, FunctionType::get(result, parameters, false));
+  if (auto *declared = dyn_cast<Function>(callee.getCallee())) {
+    declared->addFnAttr(Attribute::NoUnwind);
+    if (readOnly)
+      declared->setOnlyReadsMemory();
+  }
+  return callee;
+}
+
+/// `[handle, {c, ...}]` of a texture or surface access, its coordinates laid
+/// out as the geometry modifier says: `{x}`, `{x, y}`, `{x, y, z, _}`,
+/// `{layer, x}` (a1d), `{layer, x, y, _}` (a2d). Absent coordinates are 0.
+bool PTXTranslator::readTexelAddress(const PtxStatement &statement,
+                                     const PtxOperand &operand,
+                                     Type *coordinateType,
+                                     TexelAddress &address) {
+  if (operand.kind != PtxOperand::Tuple || operand.elements.size() != 2 ||
+      operand.elements[1].kind != PtxOperand::Vector)
+    return false;
+  unsigned dims = 0;
+  bool layered = false;
+  for (auto [name, count, isLayered] :
+       {std::tuple{"1d", 1u, false}, std::tuple{"2d", 2u, false},
+        std::tuple{"3d", 3u, false}, std::tuple{"a1d", 1u, true},
+        std::tuple{"a2d", 2u, true}})
+    if (statement.has(name)) {
+      dims = count;
+      layered = isLayered;
+    }
+  const auto &coordinates = operand.elements[1].elements;
+  unsigned first = layered ? 1 : 0;
+  if (dims == 0 || coordinates.size() < first + dims)
+    return false;
+  address.handle = read(operand.elements[0], b.getInt64Ty());
+  address.layer =
+      layered ? read(coordinates[0], b.getInt32Ty()) : b.getInt32(0);
+  for (unsigned d = 0; d < 3; ++d)
+    address.coordinates[d] = d < dims
+                                 ? read(coordinates[first + d], coordinateType)
+                                 : Constant::getNullValue(coordinateType);
+  return address.handle && address.layer &&
+         llvm::all_of(address.coordinates, [](Value *v) { return v; });
+}
+
+/// tex{.level,.grad}.geometry.v4.dtype.ctype d, [t, {c}]{, lod | , dx, dy}:
+/// float coordinates sample with the texture's filter and address modes,
+/// integer ones read a texel. Mipmapped textures are not supported, so the
+/// level of detail and the gradients select the one level there is.
+bool PTXTranslator::translateTexture(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  size_t extra = statement.has("level") ? 1 : statement.has("grad") ? 2 : 0;
+  if (!statement.has("v4") || types.size() != 2 || ops.size() != 2 + extra ||
+      ops[0].kind != PtxOperand::Vector || ops[0].elements.size() != 4)
+    return false;
+  const PtxType &result = types[0];
+  const PtxType &coordinates = types[1];
+  if (result.bits != 32 || coordinates.bits != 32 ||
+      !(coordinates.isFloat() || coordinates.isSigned()))
+    return false;
+  bool integer = coordinates.isSigned();
+  Type *coordinateType = integer ? b.getInt32Ty() : b.getFloatTy();
+  TexelAddress address;
+  if (!readTexelAddress(statement, ops[1], coordinateType, address))
+    return false;
+  Type *texel = FixedVectorType::get(b.getInt32Ty(), 4);
+  FunctionCallee callee = runtimeFunction(
+      integer ? "__respec_tex_fetch" : "__respec_tex_sample", texel,
+      {b.getInt64Ty(), coordinateType, coordinateType, coordinateType,
+       b.getInt32Ty()},
+      /*readOnly=*/true);
+  auto callRuntime = [&]() -> Value * {
+    return b.CreateCall(callee, {address.handle, address.coordinates[0],
+                                 address.coordinates[1],
+                                 address.coordinates[2], address.layer});
+  };
+  SmallVector<Value *, 4> lanes;
+  if (integer && statement.has("1d")) {
+    fetchLinearWords(address.handle, address.coordinates[0], callRuntime,
+                     lanes);
+  } else {
+    Value *texel = callRuntime();
+    for (unsigned i = 0; i < 4; ++i)
+      lanes.push_back(b.CreateExtractElement(texel, i));
+  }
+  for (unsigned i = 0; i < 4; ++i) {
+    Value *lane = lanes[i];
+    if (result.isFloat())
+      lane = b.CreateBitCast(lane, b.getFloatTy());
+    if (!write(ops[0].elements[i], lane))
+      return false;
+  }
+  return true;
+}
+
+/// tex.1d with an integer coordinate (tex1Dfetch) of linear memory whose
+/// texels are 32-bit channels read as stored: the texel's words are loaded
+/// here, from the texture's header (abi.h); other textures go to the
+/// runtime. The uniform test of the texture's kind comes first, so that
+/// LLVM can unswitch thread loops on it, and texels out of range read 0
+/// (as CUDA defines for linear memory) behind a per-thread test that the
+/// vectorizer turns into masked loads. Each lane is a value of its own, so
+/// that lanes the program does not use cost nothing.
+void PTXTranslator::fetchLinearWords(
+    Value *handle, Value *x, function_ref<Value *()> fetchThroughRuntime,
+    SmallVectorImpl<Value *> &lanes) {
+  Type *i32 = b.getInt32Ty();
+  Type *i64 = b.getInt64Ty();
+  Value *header = b.CreateIntToPtr(handle, b.getPtrTy());
+  LLVMContext &context = b.getContext();
+  // The header does not change while kernels run.
+  auto field = [&](Type *type, size_t offset) -> Value * {
+    LoadInst *load = b.CreateAlignedLoad(
+        type, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), header, offset),
+        Align(type->isIntegerTy(32) ? 4 : 8));
+    load->setMetadata(LLVMContext::MD_invariant_load,
+                      MDNode::get(context, {}));
+    return load;
+  };
+  Value *linear = field(i32, offsetof(respec_texture_header, linearWords));
+  BasicBlock *direct = BasicBlock::Create(context, "tex.words", &function);
+  BasicBlock *inRange = BasicBlock::Create(context, "tex.load", &function);
+  BasicBlock *slow = BasicBlock::Create(context, "tex.runtime", &function);
+  BasicBlock *done = BasicBlock::Create(context, "tex.done", &function);
+  b.CreateCondBr(b.CreateICmpNE(linear, b.getInt32(0)), direct, slow);
+
+  b.SetInsertPoint(direct);
+  Value *texels = field(i64, offsetof(respec_texture_header, texels));
+  Value *channels = field(i32, offsetof(respec_texture_header, channels));
+  Value *alpha = field(i32, offsetof(respec_texture_header, alpha));
+  Value *index = b.CreateSExt(x, i64);
+  b.CreateCondBr(b.CreateICmpULT(index, texels), inRange, done);
+
+  b.SetInsertPoint(inRange);
+  Value *data = field(b.getPtrTy(), offsetof(respec_texture_header, data));
+  Value *texel = b.CreateInBoundsGEP(
+      i32, data, b.CreateMul(index, b.CreateZExt(channels, i64)));
+  Value *lastChannel = b.CreateSub(channels, b.getInt32(1));
+  SmallVector<Value *, 4> loaded;
+  for (unsigned c = 0; c < 4; ++c) {
+    // Lane c reads channel min(c, last), inside the texel, and keeps it
+    // only if the texture has that channel.
+    Value *channel = b.CreateIntrinsic(Intrinsic::umin, {i32},
+                                       {b.getInt32(c), lastChannel});
+    Value *word = b.CreateAlignedLoad(
+        i32, b.CreateInBoundsGEP(i32, texel, b.CreateZExt(channel, i64)),
+        Align(4));
+    Value *absent = c == 3 ? alpha : b.getInt32(0);
+    loaded.push_back(b.CreateSelect(b.CreateICmpULT(b.getInt32(c), channels),
+                                    word, absent));
+  }
+  b.CreateBr(done);
+
+  b.SetInsertPoint(slow);
+  Value *fetched = fetchThroughRuntime();
+  SmallVector<Value *, 4> called;
+  for (unsigned c = 0; c < 4; ++c)
+    called.push_back(b.CreateExtractElement(fetched, c));
+  BasicBlock *slowEnd = b.GetInsertBlock();
+  b.CreateBr(done);
+
+  b.SetInsertPoint(done);
+  for (unsigned c = 0; c < 4; ++c) {
+    PHINode *lane = b.CreatePHI(i32, 3);
+    lane->addIncoming(b.getInt32(0), direct);
+    lane->addIncoming(loaded[c], inRange);
+    lane->addIncoming(called[c], slowEnd);
+    lanes.push_back(lane);
+  }
+}
+
+/// The boundary mode of suld/sust (`.trap` when none is given), as the
+/// runtime's RESPEC_SURFACE_* values.
+int PTXTranslator::surfaceModeOf(const PtxStatement &statement) {
+  if (statement.has("clamp"))
+    return 1;
+  if (statement.has("zero"))
+    return 2;
+  return 0;
+}
+
+/// The elements of a surface access: `{a, b}` or a single register.
+static SmallVector<const PtxOperand *, 4> surfaceElements(const PtxOperand &op) {
+  SmallVector<const PtxOperand *, 4> elements;
+  if (op.kind == PtxOperand::Vector)
+    for (const PtxOperand &element : op.elements)
+      elements.push_back(&element);
+  else
+    elements.push_back(&op);
+  return elements;
+}
+
+/// suld.b.geometry{.v2,.v4}.bN.mode d, [s, {c}]: the raw bits of 1, 2 or 4
+/// elements at byte offset x of the surface's row.
+bool PTXTranslator::translateSurfaceLoad(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (!statement.has("b") || types.size() != 1 || ops.size() != 2)
+    return false;
+  SmallVector<const PtxOperand *, 4> elements = surfaceElements(ops[0]);
+  unsigned bits = types[0].bits;
+  unsigned count = vectorCountOf(statement);
+  TexelAddress address;
+  if (elements.size() != count || count * bits > 128 ||
+      !readTexelAddress(statement, ops[1], b.getInt32Ty(), address))
+    return false;
+  Type *texel = FixedVectorType::get(b.getInt32Ty(), 4);
+  Type *i32 = b.getInt32Ty();
+  FunctionCallee callee = runtimeFunction(
+      "__respec_surf_load", texel, {b.getInt64Ty(), i32, i32, i32, i32, i32, i32},
+      /*readOnly=*/true);
+  Value *lanes = b.CreateCall(
+      callee, {address.handle, address.coordinates[0], address.coordinates[1],
+               address.coordinates[2], address.layer,
+               b.getInt32(count * bits / 8),
+               b.getInt32(surfaceModeOf(statement))});
+  Value *word = b.CreateBitCast(lanes, b.getIntNTy(128));
+  for (unsigned i = 0; i < count; ++i) {
+    Value *element =
+        b.CreateTrunc(b.CreateLShr(word, i * bits), b.getIntNTy(bits));
+    if (!write(*elements[i], element))
+      return false;
+  }
+  return true;
+}
+
+/// sust.b.geometry{.v2,.v4}.bN.mode [s, {c}], {a, ...}.
+bool PTXTranslator::translateSurfaceStore(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (!statement.has("b") || types.size() != 1 || ops.size() != 2)
+    return false;
+  SmallVector<const PtxOperand *, 4> elements = surfaceElements(ops[1]);
+  unsigned bits = types[0].bits;
+  unsigned count = vectorCountOf(statement);
+  TexelAddress address;
+  if (elements.size() != count || count * bits > 128 ||
+      !readTexelAddress(statement, ops[0], b.getInt32Ty(), address))
+    return false;
+  Value *word = b.getIntN(128, 0);
+  for (unsigned i = 0; i < count; ++i) {
+    Value *element = read(*elements[i], b.getIntNTy(bits));
+    if (!element)
+      return false;
+    word = b.CreateOr(word, b.CreateShl(b.CreateZExt(element, b.getIntNTy(128)),
+                                        i * bits));
+  }
+  Type *texel = FixedVectorType::get(b.getInt32Ty(), 4);
+  Type *i32 = b.getInt32Ty();
+  FunctionCallee callee = runtimeFunction(
+      "__respec_surf_store", b.getVoidTy(),
+      {b.getInt64Ty(), i32, i32, i32, i32, i32, i32, texel},
+      /*readOnly=*/false);
+  b.CreateCall(callee, {address.handle, address.coordinates[0],
+                        address.coordinates[1], address.coordinates[2],
+                        address.layer, b.getInt32(count * bits / 8),
+                        b.getInt32(surfaceModeOf(statement)),
+                        b.CreateBitCast(word, texel)});
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

@@ -13,6 +13,7 @@
 #include "../common/ModuleRegistry.h"
 #include "Allocations.h"
 #include "Streams.h"
+#include "Textures.h"
 
 #include <cstring>
 
@@ -84,6 +85,41 @@ bool fitsAllocation(const void *ptr, size_t count, const char *role,
   return false;
 }
 
+/// The array side of a copy as a pitched pointer: the extent's width and
+/// the array's x position count elements, a pointer's x position bytes.
+bool replaceArray(cudaArray_t &array, cudaPos &pos, cudaPitchedPtr &ptr,
+                  const cudaExtent &extent, const char *role,
+                  const char *call) {
+  if (!array)
+    return true;
+  if (!fitsArray(*array, pos, extent, role, call))
+    return false;
+  ptr = pitchedPointerOf(*array);
+  pos.x *= array->elementBytes;
+  array = nullptr;
+  return true;
+}
+
+cudaError_t copy3DWithArrays(cudaMemcpy3DParms p, Ordering order,
+                             const char *call) {
+  for (const cudaArray *array : {p.srcArray, p.dstArray})
+    if (array && !isLiveArray(array))
+      return reportError(cudaErrorInvalidResourceHandle, call,
+                         "%p is not a CUDA array", (const void *)array);
+  const cudaArray *units = p.srcArray ? p.srcArray : p.dstArray;
+  if (p.srcArray && p.dstArray &&
+      p.srcArray->elementBytes != p.dstArray->elementBytes)
+    return reportError(cudaErrorInvalidValue, call,
+                       "the arrays' elements differ in size");
+  cudaExtent elements = p.extent;
+  if (!replaceArray(p.srcArray, p.srcPos, p.srcPtr, elements, "source", call) ||
+      !replaceArray(p.dstArray, p.dstPos, p.dstPtr, elements, "destination",
+                    call))
+    return cudaErrorInvalidValue;
+  p.extent.width *= units->elementBytes;
+  return copy3D(&p, order, call);
+}
+
 } // namespace
 
 cudaError_t respec::copyLinear(void *dst, const void *src, size_t count,
@@ -137,8 +173,7 @@ cudaError_t respec::copy3D(const cudaMemcpy3DParms *p, Ordering order,
   if (!p)
     return reportError(cudaErrorInvalidValue, call);
   if (p->srcArray || p->dstArray)
-    return reportError(cudaErrorNotSupported, call,
-                       "CUDA arrays are not supported by respec");
+    return copy3DWithArrays(*p, order, call);
   if (!isValidKind(p->kind))
     return reportError(cudaErrorInvalidMemcpyDirection, call);
   const cudaExtent &e = p->extent;

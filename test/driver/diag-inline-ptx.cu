@@ -1,6 +1,7 @@
-// Inline PTX that respec cannot translate for the CPU (here a texture fetch
-// and a branch to a label) is rejected at the user's line, naming the first
-// untranslated instruction; the translatable asm around it compiles.
+// Inline PTX that respec cannot translate for the CPU (here a cubemap
+// texture fetch and a branch to a label) is rejected at the user's line,
+// naming the first untranslated instruction; the translatable asm around it
+// compiles.
 // RUN: not %respec -c %s -o %t.o 2>&1 | FileCheck %s
 
 #include <cuda_runtime.h>
@@ -8,11 +9,11 @@
 __global__ void fetch(unsigned long long texture, float *out, unsigned x) {
   unsigned shifted;
   asm("shf.l.wrap.b32 %0, %1, %1, 4;" : "=r"(shifted) : "r"(x));
-  float r, g, b, a;
-  // CHECK: {{.*}}diag-inline-ptx.cu:[[@LINE+1]]:3: error: kernel 'fetch(unsigned long long, float*, unsigned int)' uses inline PTX assembly ('tex.1d.v4.f32.s32 {%0, %1, %2, %3}, [%4, {%5}]') that respec cannot translate for the CPU
-  asm("tex.1d.v4.f32.s32 {%0, %1, %2, %3}, [%4, {%5}];"
+  float r, g, b, a, c = shifted;
+  // CHECK: {{.*}}diag-inline-ptx.cu:[[@LINE+1]]:3: error: kernel 'fetch(unsigned long long, float*, unsigned int)' uses inline PTX assembly ('tex.cube.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %5, %5, %5}]') that respec cannot translate for the CPU
+  asm("tex.cube.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %5, %5, %5}];"
       : "=f"(r), "=f"(g), "=f"(b), "=f"(a)
-      : "l"(texture), "r"(shifted));
+      : "l"(texture), "f"(c));
   out[threadIdx.x] = r + g + b + a;
 }
 

@@ -140,6 +140,58 @@ static void printEnums() {
   VALUE(CUDART_VERSION);
 }
 
+static void printTextureTypes() {
+  SIZE(cudaChannelFormatDesc);
+  FIELD(cudaChannelFormatDesc, w);
+  FIELD(cudaChannelFormatDesc, f);
+  SIZE(cudaResourceDesc);
+  FIELD(cudaResourceDesc, res);
+  FIELD(cudaResourceDesc, res.linear.desc);
+  FIELD(cudaResourceDesc, res.linear.sizeInBytes);
+  FIELD(cudaResourceDesc, res.pitch2D.width);
+  FIELD(cudaResourceDesc, res.pitch2D.height);
+  FIELD(cudaResourceDesc, res.pitch2D.pitchInBytes);
+  FIELD(cudaResourceDesc, flags);
+  SIZE(cudaResourceViewDesc);
+  FIELD(cudaResourceViewDesc, width);
+  FIELD(cudaResourceViewDesc, firstMipmapLevel);
+  FIELD(cudaResourceViewDesc, lastLayer);
+  FIELD(cudaResourceViewDesc, reserved);
+  SIZE(cudaTextureDesc);
+  FIELD(cudaTextureDesc, filterMode);
+  FIELD(cudaTextureDesc, readMode);
+  FIELD(cudaTextureDesc, sRGB);
+  FIELD(cudaTextureDesc, borderColor);
+  FIELD(cudaTextureDesc, normalizedCoords);
+  FIELD(cudaTextureDesc, maxAnisotropy);
+  FIELD(cudaTextureDesc, mipmapFilterMode);
+  FIELD(cudaTextureDesc, maxMipmapLevelClamp);
+  FIELD(cudaTextureDesc, disableTrilinearOptimization);
+  FIELD(cudaTextureDesc, seamlessCubemap);
+  SIZE(cudaTextureObject_t);
+  SIZE(cudaSurfaceObject_t);
+  VALUE(cudaChannelFormatKindFloat);
+  VALUE(cudaChannelFormatKindNone);
+  VALUE(cudaChannelFormatKindUnsignedNormalized8X4);
+  VALUE(cudaChannelFormatKindSignedNormalized16X4);
+  VALUE(cudaResourceTypePitch2D);
+  VALUE(cudaResViewFormatFloat4);
+  VALUE(cudaAddressModeWrap);
+  VALUE(cudaAddressModeClamp);
+  VALUE(cudaAddressModeMirror);
+  VALUE(cudaAddressModeBorder);
+  VALUE(cudaFilterModeLinear);
+  VALUE(cudaReadModeNormalizedFloat);
+  VALUE(cudaBoundaryModeZero);
+  VALUE(cudaBoundaryModeClamp);
+  VALUE(cudaBoundaryModeTrap);
+  VALUE(cudaFormatModeAuto);
+  VALUE(cudaArrayLayered);
+  VALUE(cudaArraySurfaceLoadStore);
+  VALUE(cudaArrayCubemap);
+  VALUE(cudaArrayTextureGather);
+}
+
 /// Every device attribute the GPU runtime asks the driver for: it passes
 /// these numbers to cuDeviceGetAttribute (DriverApiCheck.cpp checks that the
 /// toolkit's are the driver's).
@@ -248,5 +300,6 @@ int main() {
   printMemoryStructs();
   printMemoryPoolStructs();
   printEnums();
+  printTextureTypes();
   return 0;
 }

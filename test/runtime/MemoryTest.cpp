@@ -103,8 +103,9 @@ void testPitched3D() {
   p.kind = cudaMemcpyDeviceToHost;
   CHECK_OK(cudaMemcpy3D(&p));
   CHECK(box[0] == 40 + 10 + 1 && box[7] == 2 * 40 + 2 * 10 + 2);
+  // A handle that is not a CUDA array.
   p.srcArray = reinterpret_cast<cudaArray_t>(0x10);
-  CHECK_EQ_ERR(cudaMemcpy3D(&p), cudaErrorNotSupported);
+  CHECK_EQ_ERR(cudaMemcpy3D(&p), cudaErrorInvalidResourceHandle);
   CHECK_OK(cudaFree(dev.ptr));
   cudaGetLastError();
 }

@@ -237,6 +237,9 @@ __cvta_generic_to_global(const void *__p) {
 #include <__clang_cuda_cmath.h>
 #include <__clang_cuda_intrinsics.h>
 #include <__clang_cuda_complex_builtins.h>
+// Texture and surface objects (after the vector types and the runtime API's
+// handle types, as in clang's wrapper).
+#include "texture_indirect_functions.h"
 
 //===----------------------------------------------------------------------===//
 // Host versions of CUDA-only math functions, which CUDA's headers make

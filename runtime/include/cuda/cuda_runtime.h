@@ -267,6 +267,109 @@ cudaOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize,
       blockSizeLimit, flags);
 }
 
+/// The channel descriptor of texel type T (CUDA's channel_descriptor.h).
+template <class T> inline cudaChannelFormatDesc cudaCreateChannelDesc() {
+  return cudaCreateChannelDesc(0, 0, 0, 0, cudaChannelFormatKindNone);
+}
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf() {
+  return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindFloat);
+}
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf2() {
+  return cudaCreateChannelDesc(16, 16, 0, 0, cudaChannelFormatKindFloat);
+}
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf4() {
+  return cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindFloat);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<char>() {
+  return cudaCreateChannelDesc(8, 0, 0, 0,
+                               (char)-1 < 0 ? cudaChannelFormatKindSigned
+                                            : cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<signed char>() {
+  return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<char1>() {
+  return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<char2>() {
+  return cudaCreateChannelDesc(8, 8, 0, 0, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<char4>() {
+  return cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<unsigned char>() {
+  return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<uchar1>() {
+  return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<uchar2>() {
+  return cudaCreateChannelDesc(8, 8, 0, 0, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<uchar4>() {
+  return cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<short>() {
+  return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<short1>() {
+  return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<short2>() {
+  return cudaCreateChannelDesc(16, 16, 0, 0, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<short4>() {
+  return cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<unsigned short>() {
+  return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<ushort1>() {
+  return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<ushort2>() {
+  return cudaCreateChannelDesc(16, 16, 0, 0, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<ushort4>() {
+  return cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<int>() {
+  return cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<int1>() {
+  return cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<int2>() {
+  return cudaCreateChannelDesc(32, 32, 0, 0, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<int4>() {
+  return cudaCreateChannelDesc(32, 32, 32, 32, cudaChannelFormatKindSigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<unsigned int>() {
+  return cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<uint1>() {
+  return cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<uint2>() {
+  return cudaCreateChannelDesc(32, 32, 0, 0, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<uint4>() {
+  return cudaCreateChannelDesc(32, 32, 32, 32, cudaChannelFormatKindUnsigned);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<float>() {
+  return cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<float1>() {
+  return cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<float2>() {
+  return cudaCreateChannelDesc(32, 32, 0, 0, cudaChannelFormatKindFloat);
+}
+template <> inline cudaChannelFormatDesc cudaCreateChannelDesc<float4>() {
+  return cudaCreateChannelDesc(32, 32, 32, 32, cudaChannelFormatKindFloat);
+}
+
 #endif // __cplusplus
 
 #endif // RESPEC_CUDA_RUNTIME_H

@@ -296,6 +296,85 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
                               struct cudaExtent extent,
                               cudaStream_t stream RESPEC_DEFAULT_ARG(0));
 
+//===----------------------------------------------------------------------===//
+// CUDA arrays, texture objects and surface objects
+//===----------------------------------------------------------------------===//
+
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                   enum cudaChannelFormatKind f);
+cudaError_t cudaMallocArray(cudaArray_t *array,
+                            const struct cudaChannelFormatDesc *desc,
+                            size_t width, size_t height RESPEC_DEFAULT_ARG(0),
+                            unsigned int flags RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaMalloc3DArray(cudaArray_t *array,
+                              const struct cudaChannelFormatDesc *desc,
+                              struct cudaExtent extent,
+                              unsigned int flags RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaFreeArray(cudaArray_t array);
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc,
+                             struct cudaExtent *extent, unsigned int *flags,
+                             cudaArray_t array);
+cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc,
+                               cudaArray_const_t array);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset,
+                                size_t hOffset, const void *src, size_t spitch,
+                                size_t width, size_t height,
+                                enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset,
+                                     size_t hOffset, const void *src,
+                                     size_t spitch, size_t width,
+                                     size_t height, enum cudaMemcpyKind kind,
+                                     cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch,
+                                  cudaArray_const_t src, size_t wOffset,
+                                  size_t hOffset, size_t width, size_t height,
+                                  enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch,
+                                       cudaArray_const_t src, size_t wOffset,
+                                       size_t hOffset, size_t width,
+                                       size_t height, enum cudaMemcpyKind kind,
+                                       cudaStream_t stream
+                                           RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaMemcpy2DArrayToArray(
+    cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+    cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t width,
+    size_t height,
+    enum cudaMemcpyKind kind RESPEC_DEFAULT_ARG(cudaMemcpyDeviceToDevice));
+/* Deprecated in CUDA, still declared by CUDA 13. */
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                              const void *src, size_t count,
+                              enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src,
+                                size_t wOffset, size_t hOffset, size_t count,
+                                enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyArrayToArray(
+    cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+    cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t count,
+    enum cudaMemcpyKind kind RESPEC_DEFAULT_ARG(cudaMemcpyDeviceToDevice));
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset,
+                                   size_t hOffset, const void *src,
+                                   size_t count, enum cudaMemcpyKind kind,
+                                   cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src,
+                                     size_t wOffset, size_t hOffset,
+                                     size_t count, enum cudaMemcpyKind kind,
+                                     cudaStream_t stream RESPEC_DEFAULT_ARG(0));
+
+cudaError_t cudaCreateTextureObject(
+    cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
+    const struct cudaTextureDesc *pTexDesc,
+    const struct cudaResourceViewDesc *pResViewDesc);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaTextureObject_t texObject);
+cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
+                                            cudaTextureObject_t texObject);
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                    const struct cudaResourceDesc *pResDesc);
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaSurfaceObject_t surfObject);
+
 #if defined(__cplusplus)
 } // extern "C"
 #endif

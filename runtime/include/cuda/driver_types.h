@@ -438,10 +438,14 @@ typedef enum cudaError cudaError_t;
 
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
-/// CUDA arrays (texture memory) are not supported by respec; the handle type
-/// exists so that cudaMemcpy3DParms has CUDA's layout.
+/// CUDA arrays: texture memory, read through texture objects and read and
+/// written through surface objects (the CPU runtime stores them row-major).
 typedef struct cudaArray *cudaArray_t;
 typedef const struct cudaArray *cudaArray_const_t;
+/// Mipmapped arrays are not supported by respec; the handle type exists so
+/// that cudaResourceDesc has CUDA's layout.
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
 
 typedef void (*cudaHostFn_t)(void *userData);
 
@@ -483,6 +487,162 @@ struct cudaMemcpy3DParms {
   struct cudaExtent extent;
   enum cudaMemcpyKind kind;
 };
+
+//===----------------------------------------------------------------------===//
+// CUDA arrays, textures and surfaces (texture_types.h and surface_types.h
+// in a toolkit).
+//===----------------------------------------------------------------------===//
+
+#define cudaArrayDefault 0x00
+#define cudaArrayLayered 0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
+#define cudaArrayTextureGather 0x08
+
+enum cudaChannelFormatKind {
+  cudaChannelFormatKindSigned = 0,
+  cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2,
+  cudaChannelFormatKindNone = 3,
+  cudaChannelFormatKindNV12 = 4,
+  cudaChannelFormatKindUnsignedNormalized8X1 = 5,
+  cudaChannelFormatKindUnsignedNormalized8X2 = 6,
+  cudaChannelFormatKindUnsignedNormalized8X4 = 7,
+  cudaChannelFormatKindUnsignedNormalized16X1 = 8,
+  cudaChannelFormatKindUnsignedNormalized16X2 = 9,
+  cudaChannelFormatKindUnsignedNormalized16X4 = 10,
+  cudaChannelFormatKindSignedNormalized8X1 = 11,
+  cudaChannelFormatKindSignedNormalized8X2 = 12,
+  cudaChannelFormatKindSignedNormalized8X4 = 13,
+  cudaChannelFormatKindSignedNormalized16X1 = 14,
+  cudaChannelFormatKindSignedNormalized16X2 = 15,
+  cudaChannelFormatKindSignedNormalized16X4 = 16
+};
+
+struct cudaChannelFormatDesc {
+  int x; ///< bits of each channel; 0 for an absent channel
+  int y;
+  int z;
+  int w;
+  enum cudaChannelFormatKind f;
+};
+
+enum cudaResourceType {
+  cudaResourceTypeArray = 0x00,
+  cudaResourceTypeMipmappedArray = 0x01,
+  cudaResourceTypeLinear = 0x02,
+  cudaResourceTypePitch2D = 0x03
+};
+
+enum cudaResourceViewFormat {
+  cudaResViewFormatNone = 0x00,
+  cudaResViewFormatUnsignedChar1 = 0x01,
+  cudaResViewFormatUnsignedChar2 = 0x02,
+  cudaResViewFormatUnsignedChar4 = 0x03,
+  cudaResViewFormatSignedChar1 = 0x04,
+  cudaResViewFormatSignedChar2 = 0x05,
+  cudaResViewFormatSignedChar4 = 0x06,
+  cudaResViewFormatUnsignedShort1 = 0x07,
+  cudaResViewFormatUnsignedShort2 = 0x08,
+  cudaResViewFormatUnsignedShort4 = 0x09,
+  cudaResViewFormatSignedShort1 = 0x0a,
+  cudaResViewFormatSignedShort2 = 0x0b,
+  cudaResViewFormatSignedShort4 = 0x0c,
+  cudaResViewFormatUnsignedInt1 = 0x0d,
+  cudaResViewFormatUnsignedInt2 = 0x0e,
+  cudaResViewFormatUnsignedInt4 = 0x0f,
+  cudaResViewFormatSignedInt1 = 0x10,
+  cudaResViewFormatSignedInt2 = 0x11,
+  cudaResViewFormatSignedInt4 = 0x12,
+  cudaResViewFormatHalf1 = 0x13,
+  cudaResViewFormatHalf2 = 0x14,
+  cudaResViewFormatHalf4 = 0x15,
+  cudaResViewFormatFloat1 = 0x16,
+  cudaResViewFormatFloat2 = 0x17,
+  cudaResViewFormatFloat4 = 0x18
+};
+
+struct cudaResourceDesc {
+  enum cudaResourceType resType;
+  union {
+    struct {
+      cudaArray_t array;
+    } array;
+    struct {
+      cudaMipmappedArray_t mipmap;
+    } mipmap;
+    struct {
+      void *devPtr;
+      struct cudaChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void *devPtr;
+      struct cudaChannelFormatDesc desc;
+      size_t width;  ///< elements
+      size_t height; ///< rows
+      size_t pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
+  } res;
+  unsigned int flags;
+};
+
+struct cudaResourceViewDesc {
+  enum cudaResourceViewFormat format;
+  size_t width;
+  size_t height;
+  size_t depth;
+  unsigned int firstMipmapLevel;
+  unsigned int lastMipmapLevel;
+  unsigned int firstLayer;
+  unsigned int lastLayer;
+  unsigned int reserved[16];
+};
+
+enum cudaTextureAddressMode {
+  cudaAddressModeWrap = 0,
+  cudaAddressModeClamp = 1,
+  cudaAddressModeMirror = 2,
+  cudaAddressModeBorder = 3
+};
+
+enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+
+enum cudaTextureReadMode {
+  cudaReadModeElementType = 0,
+  cudaReadModeNormalizedFloat = 1
+};
+
+struct cudaTextureDesc {
+  enum cudaTextureAddressMode addressMode[3];
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  enum cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+
+typedef unsigned long long cudaTextureObject_t;
+
+enum cudaSurfaceBoundaryMode {
+  cudaBoundaryModeZero = 0,
+  cudaBoundaryModeClamp = 1,
+  cudaBoundaryModeTrap = 2
+};
+
+enum cudaSurfaceFormatMode { cudaFormatModeForced = 0, cudaFormatModeAuto = 1 };
+
+typedef unsigned long long cudaSurfaceObject_t;
 
 struct cudaPointerAttributes {
   enum cudaMemoryType type;

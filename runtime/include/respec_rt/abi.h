@@ -210,6 +210,50 @@ void __respec_tune_record(const char *kernel, const char *descriptions,
                           uint32_t bx, uint32_t by, uint32_t bz,
                           uint64_t start);
 
+/// Texture and surface access (PTX tex, suld.b, sust.b). A texel's four
+/// 32-bit result lanes: float bits for float results (float texels, or
+/// integer texels read as normalized floats), sign- or zero-extended
+/// integers otherwise; absent channels read 0, an absent alpha 1.
+typedef uint32_t respec_texel __attribute__((vector_size(16)));
+
+/// The start of every texture object; a texture handle is its address.
+/// Generated code reads linear textures of 32-bit channels (tex1Dfetch of
+/// float, int, float2, ...) through it without a call.
+typedef struct respec_texture_header {
+  uint32_t tag;
+  /// Nonzero: `texels` texels of `channels` 32-bit channels at `data`, read
+  /// as they are stored (linear memory, no normalized read).
+  uint32_t linearWords;
+  const char *data;
+  uint64_t texels;
+  uint32_t channels;
+  /// The fourth result lane when there are fewer than 4 channels.
+  uint32_t alpha;
+} respec_texture_header;
+
+/// Samples `texture` at (x, y, z) of `layer`, with its filter and address
+/// modes; coordinates past the texture's dimensions are ignored.
+respec_texel __respec_tex_sample(uint64_t texture, float x, float y, float z,
+                                 int32_t layer);
+/// Reads the texel at integer coordinates (tex1Dfetch and PTX tex with
+/// .s32 coordinates): no filtering; linear memory reads 0 out of range.
+respec_texel __respec_tex_fetch(uint64_t texture, int32_t x, int32_t y,
+                                int32_t z, int32_t layer);
+
+/// Surface boundary modes (PTX .trap, .clamp, .zero).
+#define RESPEC_SURFACE_TRAP 0
+#define RESPEC_SURFACE_CLAMP 1
+#define RESPEC_SURFACE_ZERO 2
+
+/// Loads or stores the first `bytes` bytes (at most 16) of a texel lane
+/// vector at `x` bytes into row y of slice z of `layer` of `surface`.
+respec_texel __respec_surf_load(uint64_t surface, int32_t x, int32_t y,
+                                int32_t z, int32_t layer, uint32_t bytes,
+                                int32_t mode);
+void __respec_surf_store(uint64_t surface, int32_t x, int32_t y, int32_t z,
+                         int32_t layer, uint32_t bytes, int32_t mode,
+                         respec_texel value);
+
 /// clock64(), clock() and %globaltimer on the CPU.
 uint64_t __respec_clock64(void);
 uint64_t __respec_globaltimer_ns(void);
