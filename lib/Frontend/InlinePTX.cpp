@@ -31,6 +31,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -667,6 +668,12 @@ private:
                         const PtxOperand &operand, Type *coordinateType,
                         TexelAddress &address);
   static int surfaceModeOf(const PtxStatement &statement);
+  Value *textureHeader(Value *handle);
+  Value *textureField(Value *header, Type *type, size_t offset);
+  void sampleSingleFloat(unsigned dims, bool layered,
+                         const TexelAddress &address,
+                         function_ref<Value *()> sampleThroughRuntime,
+                         SmallVectorImpl<Value *> &lanes);
   void fetchLinearWords(Value *handle, Value *x,
                         function_ref<Value *()> fetchThroughRuntime,
                         SmallVectorImpl<Value *> &lanes);
@@ -2871,6 +2878,12 @@ bool PTXTranslator::translateTexture(const PtxStatement &statement) {
   if (integer && statement.has("1d")) {
     fetchLinearWords(address.handle, address.coordinates[0], callRuntime,
                      lanes);
+  } else if (!integer && result.isFloat()) {
+    unsigned dims = statement.has("3d")                             ? 3
+                    : statement.has("2d") || statement.has("a2d") ? 2
+                                                                    : 1;
+    sampleSingleFloat(dims, statement.has("a1d") || statement.has("a2d"),
+                      address, callRuntime, lanes);
   } else {
     Value *texel = callRuntime();
     for (unsigned i = 0; i < 4; ++i)
@@ -2886,6 +2899,185 @@ bool PTXTranslator::translateTexture(const PtxStatement &statement) {
   return true;
 }
 
+/// The header of the texture `handle` names (abi.h). The runtime answers
+/// for any handle, live or not, without side effects, so the call is
+/// speculatable: LLVM hoists it, and the loads of the header's fields, out
+/// of thread and block loops, also out of branches that sample.
+Value *PTXTranslator::textureHeader(Value *handle) {
+  FunctionCallee callee = runtimeFunction(
+      "__respec_tex_header", b.getPtrTy(), {b.getInt64Ty()}, false);
+  if (auto *declared = dyn_cast<Function>(callee.getCallee())) {
+    declared->setDoesNotAccessMemory();
+    declared->setWillReturn();
+    declared->addFnAttr(Attribute::Speculatable);
+    declared->addRetAttr(Attribute::NonNull);
+    declared->addRetAttr(Attribute::NoUndef);
+    declared->addRetAttr(Attribute::getWithDereferenceableBytes(
+        b.getContext(), sizeof(respec_texture_header)));
+  }
+  return b.CreateCall(callee, {handle});
+}
+
+/// A field of a texture's header (abi.h), which does not change while
+/// kernels run.
+Value *PTXTranslator::textureField(Value *header, Type *type, size_t offset) {
+  // Alignment 1: the header's alignment does not survive the way through
+  // MLIR, and LLVM speculates (hoists) only loads it knows to be aligned.
+  LoadInst *load = b.CreateAlignedLoad(
+      type, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), header, offset),
+      Align(1));
+  load->setMetadata(LLVMContext::MD_invariant_load,
+                    MDNode::get(b.getContext(), {}));
+  return load;
+}
+
+/// tex.{1d,2d,3d,a1d,a2d} at float coordinates of a texture the runtime
+/// marks for inline sampling (single-channel 32-bit float texels, clamp or
+/// border addressing): point or linear filtering computed here, in the
+/// same float operations, in the same order, as the runtime's samplers
+/// (runtime/cpu/Textures.cpp), which take every other texture.
+void PTXTranslator::sampleSingleFloat(
+    unsigned dims, bool layered, const TexelAddress &address,
+    function_ref<Value *()> sampleThroughRuntime,
+    SmallVectorImpl<Value *> &lanes) {
+  Type *i32 = b.getInt32Ty();
+  Type *i64 = b.getInt64Ty();
+  Type *f32 = b.getFloatTy();
+  LLVMContext &context = b.getContext();
+  Value *header = textureHeader(address.handle);
+  using Header = respec_texture_header;
+  auto field = [&](Type *type, size_t offset) {
+    return textureField(header, type, offset);
+  };
+  Value *kind = field(i32, offsetof(Header, inlineSampling));
+  Value *inlineOk = b.CreateAnd(
+      b.CreateICmpNE(kind, b.getInt32(0)),
+      b.CreateICmpEQ(field(i32, offsetof(Header, dims)), b.getInt32(dims)));
+  BasicBlock *setup = BasicBlock::Create(context, "tex.inline", &function);
+  BasicBlock *point = BasicBlock::Create(context, "tex.point", &function);
+  BasicBlock *linear = BasicBlock::Create(context, "tex.linear", &function);
+  BasicBlock *slow = BasicBlock::Create(context, "tex.runtime", &function);
+  BasicBlock *done = BasicBlock::Create(context, "tex.done", &function);
+  b.CreateCondBr(inlineOk, setup, slow);
+
+  b.SetInsertPoint(setup);
+  Value *data = field(b.getPtrTy(), offsetof(Header, data));
+  Value *slicePitch = field(i64, offsetof(Header, slicePitch));
+  Value *pitch[3] = {b.getInt64(4), field(i64, offsetof(Header, rowPitch)),
+                     slicePitch};
+  Value *borderMask = field(i32, offsetof(Header, borderMask));
+  Value *borderColor = field(f32, offsetof(Header, borderColor));
+  Value *base = b.getInt64(0);
+  if (layered) {
+    Value *last =
+        b.CreateSub(field(i32, offsetof(Header, layers)), b.getInt32(1));
+    Value *layer = b.CreateIntrinsic(
+        Intrinsic::smin, {i32},
+        {b.CreateIntrinsic(Intrinsic::smax, {i32},
+                           {address.layer, b.getInt32(0)}),
+         last});
+    base = b.CreateMul(b.CreateZExt(layer, i64), slicePitch);
+  }
+  Value *size[3], *u[3];
+  for (unsigned d = 0; d < dims; ++d) {
+    size[d] = b.CreateZExt(
+        field(i32, offsetof(Header, size) + d * sizeof(int32_t)), i64);
+    Value *scale = field(f32, offsetof(Header, scale) + d * sizeof(float));
+    Value *coordinate = address.coordinates[d];
+    Value *defined = b.CreateSelect(b.CreateFCmpUNO(coordinate, coordinate),
+                                    ConstantFP::get(f32, 0.0), coordinate);
+    u[d] = b.CreateFMul(defined, scale);
+  }
+  // The texel at integer position `index`, or the border color where a
+  // dimension with the border mode is out of range; the load reads the
+  // clamped position, always inside the texture.
+  auto texelAt = [&](ArrayRef<Value *> index) -> Value * {
+    Value *offset = base;
+    Value *onBorder = b.getFalse();
+    for (unsigned d = 0; d < dims; ++d) {
+      Value *inRange = b.CreateICmpULT(index[d], size[d]);
+      Value *clamped = b.CreateIntrinsic(
+          Intrinsic::smin, {i64},
+          {b.CreateIntrinsic(Intrinsic::smax, {i64}, {index[d], b.getInt64(0)}),
+           b.CreateSub(size[d], b.getInt64(1))});
+      offset = b.CreateAdd(offset, b.CreateMul(clamped, pitch[d]));
+      Value *borderHere = b.CreateICmpNE(
+          b.CreateAnd(borderMask, b.getInt32(1u << d)), b.getInt32(0));
+      onBorder = b.CreateOr(onBorder, b.CreateAnd(borderHere,
+                                                  b.CreateNot(inRange)));
+    }
+    Value *texel = b.CreateAlignedLoad(
+        f32, b.CreateInBoundsGEP(b.getInt8Ty(), data, offset), Align(4));
+    return b.CreateSelect(onBorder, borderColor, texel);
+  };
+  // floor, then int32 with saturation (NaN 0), widened.
+  auto floorIndex = [&](Value *value) -> Value * {
+    Value *floor = b.CreateUnaryIntrinsic(Intrinsic::floor, value);
+    return b.CreateSExt(
+        b.CreateIntrinsic(Intrinsic::fptosi_sat, {i32, f32}, {floor}), i64);
+  };
+  b.CreateCondBr(b.CreateICmpEQ(kind, b.getInt32(2)), linear, point);
+
+  b.SetInsertPoint(point);
+  SmallVector<Value *, 3> position;
+  for (unsigned d = 0; d < dims; ++d)
+    position.push_back(floorIndex(u[d]));
+  Value *pointBits = b.CreateBitCast(texelAt(position), i32);
+  BasicBlock *pointEnd = b.GetInsertBlock();
+  b.CreateBr(done);
+
+  b.SetInsertPoint(linear);
+  Value *lower[3], *weight[3];
+  for (unsigned d = 0; d < dims; ++d) {
+    Value *below = b.CreateFSub(u[d], ConstantFP::get(f32, 0.5));
+    Value *floor = b.CreateUnaryIntrinsic(Intrinsic::floor, below);
+    lower[d] = floorIndex(below);
+    // The fraction in 8 bits, as the texture units keep it.
+    Value *scaled =
+        b.CreateFMul(b.CreateFSub(below, floor), ConstantFP::get(f32, 256.0));
+    weight[d] = b.CreateFMul(
+        b.CreateUnaryIntrinsic(Intrinsic::floor,
+                               b.CreateFAdd(scaled, ConstantFP::get(f32, 0.5))),
+        ConstantFP::get(f32, 1.0 / 256.0));
+  }
+  Value *sum = ConstantFP::get(f32, 0.0);
+  for (unsigned corner = 0; corner < (1u << dims); ++corner) {
+    SmallVector<Value *, 3> index;
+    Value *w = ConstantFP::get(f32, 1.0);
+    for (unsigned d = 0; d < dims; ++d) {
+      bool upper = corner & (1u << d);
+      index.push_back(upper ? b.CreateAdd(lower[d], b.getInt64(1)) : lower[d]);
+      w = b.CreateFMul(w, upper ? weight[d]
+                                : b.CreateFSub(ConstantFP::get(f32, 1.0),
+                                               weight[d]));
+    }
+    sum = b.CreateFAdd(sum, b.CreateFMul(w, texelAt(index)));
+  }
+  Value *linearBits = b.CreateBitCast(sum, i32);
+  BasicBlock *linearEnd = b.GetInsertBlock();
+  b.CreateBr(done);
+
+  b.SetInsertPoint(slow);
+  Value *sampled = sampleThroughRuntime();
+  SmallVector<Value *, 4> called;
+  for (unsigned c = 0; c < 4; ++c)
+    called.push_back(b.CreateExtractElement(sampled, c));
+  BasicBlock *slowEnd = b.GetInsertBlock();
+  b.CreateBr(done);
+
+  b.SetInsertPoint(done);
+  // A single channel: the other lanes read 0, alpha 1.
+  Value *inlineLanes[4] = {nullptr, b.getInt32(0), b.getInt32(0),
+                           b.getInt32(0x3f800000u)};
+  for (unsigned c = 0; c < 4; ++c) {
+    PHINode *lane = b.CreatePHI(i32, 3);
+    lane->addIncoming(c ? inlineLanes[c] : pointBits, pointEnd);
+    lane->addIncoming(c ? inlineLanes[c] : linearBits, linearEnd);
+    lane->addIncoming(called[c], slowEnd);
+    lanes.push_back(lane);
+  }
+}
+
 /// tex.1d with an integer coordinate (tex1Dfetch) of linear memory whose
 /// texels are 32-bit channels read as stored: the texel's words are loaded
 /// here, from the texture's header (abi.h); other textures go to the
@@ -2899,16 +3091,10 @@ void PTXTranslator::fetchLinearWords(
     SmallVectorImpl<Value *> &lanes) {
   Type *i32 = b.getInt32Ty();
   Type *i64 = b.getInt64Ty();
-  Value *header = b.CreateIntToPtr(handle, b.getPtrTy());
+  Value *header = textureHeader(handle);
   LLVMContext &context = b.getContext();
-  // The header does not change while kernels run.
-  auto field = [&](Type *type, size_t offset) -> Value * {
-    LoadInst *load = b.CreateAlignedLoad(
-        type, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), header, offset),
-        Align(type->isIntegerTy(32) ? 4 : 8));
-    load->setMetadata(LLVMContext::MD_invariant_load,
-                      MDNode::get(context, {}));
-    return load;
+  auto field = [&](Type *type, size_t offset) {
+    return textureField(header, type, offset);
   };
   Value *linear = field(i32, offsetof(respec_texture_header, linearWords));
   BasicBlock *direct = BasicBlock::Create(context, "tex.words", &function);
@@ -3240,6 +3426,29 @@ static std::optional<AsmSite> describeSite(CallInst &call) {
 
 } // namespace
 
+/// clang marks asm without a "memory" clobber as not touching memory (CUDA's
+/// texture and surface reads among them), and the device compile inferred
+/// the memory effects of the functions around such asm from that. Their
+/// translations load and call the runtime, so the effects stated for those
+/// functions, for their callers and at the call sites in between no longer
+/// hold: they are dropped, and LLVM infers them again.
+static void forgetMemoryEffects(const SmallPtrSetImpl<Function *> &functions) {
+  SmallVector<Function *> worklist(functions.begin(), functions.end());
+  SmallPtrSet<Function *, 16> seen(functions.begin(), functions.end());
+  while (!worklist.empty()) {
+    Function *function = worklist.pop_back_val();
+    function->removeFnAttr(Attribute::Memory);
+    for (User *user : function->users()) {
+      auto *call = dyn_cast<CallBase>(user);
+      if (!call || call->getCalledOperand() != function)
+        continue;
+      call->removeFnAttr(Attribute::Memory);
+      if (seen.insert(call->getFunction()).second)
+        worklist.push_back(call->getFunction());
+    }
+  }
+}
+
 bool translateInlinePTX(Module &module) {
   SmallVector<CallInst *> calls;
   for (Function &function : module)
@@ -3250,6 +3459,7 @@ bool translateInlinePTX(Module &module) {
             calls.push_back(call);
   // Header functions repeat the same statements; translate each once.
   std::map<std::string, Function *> translations;
+  SmallPtrSet<Function *, 8> translatedIn;
   bool changed = false;
   for (CallInst *call : calls) {
     std::optional<AsmSite> site = describeSite(*call);
@@ -3273,9 +3483,11 @@ bool translateInlinePTX(Module &module) {
     CallInst *replacement = CallInst::Create(it->second, args, "", call->getIterator());
     replacement->setDebugLoc(call->getDebugLoc());
     call->replaceAllUsesWith(replacement);
+    translatedIn.insert(call->getFunction());
     call->eraseFromParent();
     changed = true;
   }
+  forgetMemoryEffects(translatedIn);
   return changed;
 }
 

@@ -15,15 +15,19 @@
 
 #include "../common/Diagnostics.h"
 #include "TexelFormat.h"
+#include "WorkQueue.h"
 #include "respec_rt/abi.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <unordered_set>
+#include <sys/mman.h>
+#include <vector>
+#include <new>
 
 using namespace respec;
 using namespace respec::cpu;
@@ -121,6 +125,16 @@ struct TexelMemory {
 /// each tells the kinds apart.
 enum ObjectTag : uint32_t { TextureTag = 0x54455854, SurfaceTag = 0x53555246 };
 
+struct TextureObject;
+
+/// A texel's channels as float results (absent channels 0, alpha 1).
+using FloatReader = void (*)(const char *texel, const TexelFormat &format,
+                             float out[4]);
+/// Samples at float coordinates in `layer`.
+using SampleFunction = respec_texel (*)(const TextureObject &t,
+                                        const float coordinate[3],
+                                        size_t layer);
+
 struct TextureObject {
   respec_texture_header header; // first: generated code reads it
   cudaResourceDesc resource;
@@ -130,6 +144,15 @@ struct TextureObject {
   /// floats.
   bool floatResults;
   bool normalizedRead;
+  // Chosen when the object is created, so that sampling does not decide
+  // them per fetch.
+  int64_t extent[3];
+  /// Address modes as they apply: wrap and mirror clamp with unnormalized
+  /// coordinates.
+  cudaTextureAddressMode mode[3];
+  respec_texel border;
+  FloatReader readFloats;
+  SampleFunction sample;
 };
 
 struct SurfaceObject {
@@ -138,37 +161,78 @@ struct SurfaceObject {
   TexelMemory memory;
 };
 
-std::mutex &objectsMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
+/// Texture and surface objects live in reserved regions of address space,
+/// in slots of equal size, so that a handle can be checked without a lock
+/// and without reading memory outside the region: generated code asks for
+/// the header of a texture wherever it likes (__respec_tex_header is
+/// speculatable), also for handles a kernel receives but never samples,
+/// and a destroyed object's slot stays readable (its tag is cleared). Both
+/// kinds start with their 32-bit tag.
+template <typename T, uint32_t Tag> class ObjectSlots {
+public:
+  static constexpr size_t capacity = size_t(1) << 16;
+  static constexpr size_t slotBytes = (sizeof(T) + 63) / 64 * 64;
 
-std::unordered_set<const void *> &liveObjects() {
-  static std::unordered_set<const void *> objects;
-  return objects;
-}
+  static ObjectSlots &get() {
+    static ObjectSlots slots;
+    return slots;
+  }
 
-void remember(const void *object) {
-  std::lock_guard<std::mutex> lock(objectsMutex());
-  liveObjects().insert(object);
-}
+  /// Stores `object` in a free slot and returns it, or null when all are
+  /// taken.
+  T *add(const T &object) {
+    std::lock_guard<std::mutex> lock(mutex);
+    char *slot = nullptr;
+    if (!released.empty()) {
+      slot = released.back();
+      released.pop_back();
+    } else if (region && used < capacity) {
+      slot = region + used++ * slotBytes;
+    }
+    if (!slot)
+      return nullptr;
+    return new (slot) T(object);
+  }
 
-bool forget(const void *object) {
-  std::lock_guard<std::mutex> lock(objectsMutex());
-  return liveObjects().erase(object) != 0;
-}
+  void remove(const T *object) {
+    char *slot = reinterpret_cast<char *>(const_cast<T *>(object));
+    *reinterpret_cast<uint32_t *>(slot) = 0;
+    std::lock_guard<std::mutex> lock(mutex);
+    released.push_back(slot);
+  }
 
-bool isLive(const void *object) {
-  std::lock_guard<std::mutex> lock(objectsMutex());
-  return liveObjects().count(object) != 0;
-}
+  /// The live object `handle` names, or null.
+  const T *find(uint64_t handle) const {
+    uint64_t start = reinterpret_cast<uint64_t>(region);
+    if (!region || handle < start || handle >= start + capacity * slotBytes ||
+        (handle - start) % slotBytes != 0)
+      return nullptr;
+    auto *slot = reinterpret_cast<const char *>(handle);
+    return *reinterpret_cast<const uint32_t *>(slot) == Tag
+               ? reinterpret_cast<const T *>(slot)
+               : nullptr;
+  }
 
-template <typename T> T *lookup(unsigned long long handle, uint32_t tag) {
-  auto *object = reinterpret_cast<T *>(handle);
-  if (!handle || !isLive(object) || *reinterpret_cast<uint32_t *>(object) != tag)
-    return nullptr;
-  return object;
-}
+private:
+  ObjectSlots() {
+    void *mapped = mmap(nullptr, capacity * slotBytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    region = mapped == MAP_FAILED ? nullptr : static_cast<char *>(mapped);
+  }
+
+  std::mutex mutex;
+  char *region = nullptr;
+  size_t used = 0;
+  std::vector<char *> released;
+};
+
+using TextureSlots = ObjectSlots<TextureObject, TextureTag>;
+using SurfaceSlots = ObjectSlots<SurfaceObject, SurfaceTag>;
+
+/// The header __respec_tex_header gives for handles that are not live
+/// texture objects: nothing is sampled inline, so the runtime's entry
+/// points see the handle and report it.
+const respec_texture_header inertHeader = {};
 
 /// The memory an array-backed resource describes.
 cudaError_t memoryOfArray(const cudaArray *array, TexelMemory *memory,
@@ -327,46 +391,81 @@ float floatChannel(const char *p, const TexelFormat &format) {
   return std::max(scaled, -1.0f);
 }
 
-/// One texel's four result lanes (absent channels read 0, alpha 1).
-struct Lanes {
-  float f[4];
-  uint32_t bits[4];
-};
+template <int Channels>
+void readFloat32(const char *texel, const TexelFormat &, float out[4]) {
+  float lanes[4] = {0, 0, 0, 1};
+  std::memcpy(lanes, texel, Channels * sizeof(float));
+  std::memcpy(out, lanes, sizeof lanes);
+}
 
-void readTexel(const TextureObject &t, const char *p, Lanes &out) {
-  const TexelFormat &format = t.memory.format;
-  for (int c = 0; c < 4; ++c) {
-    if (c >= format.channels) {
-      out.f[c] = c == 3 ? 1.0f : 0.0f;
-      out.bits[c] = c == 3 ? 1u : 0u;
-      continue;
+void readFloatsOfAnyFormat(const char *texel, const TexelFormat &format,
+                           float out[4]) {
+  for (int c = 0; c < 4; ++c)
+    out[c] = c < format.channels
+                 ? floatChannel(texel + c * (format.bits / 8), format)
+                 : c == 3 ? 1.0f : 0.0f;
+}
+
+FloatReader floatReaderFor(const TexelFormat &format) {
+  if (format.kind == TexelFormat::Float && format.bits == 32)
+    switch (format.channels) {
+    case 1:
+      return readFloat32<1>;
+    case 2:
+      return readFloat32<2>;
+    case 4:
+      return readFloat32<4>;
     }
-    const char *channel = p + c * (format.bits / 8);
-    if (t.floatResults)
-      out.f[c] = floatChannel(channel, format);
-    else
-      out.bits[c] = static_cast<uint32_t>(integerChannel(channel, format));
-  }
+  return readFloatsOfAnyFormat;
 }
 
-void borderTexel(const TextureObject &t, Lanes &out) {
-  for (int c = 0; c < 4; ++c) {
-    out.f[c] = t.sampler.borderColor[c];
-    out.bits[c] = static_cast<uint32_t>(
-        static_cast<int32_t>(t.sampler.borderColor[c]));
-  }
+respec_texel floatLanes(const float lanes[4]) {
+  respec_texel result;
+  std::memcpy(&result, lanes, sizeof result);
+  return result;
 }
 
-/// The texel index a coordinate's integer part selects in a dimension of
-/// `n` texels, or -1 for the border.
-int64_t addressTexel(int64_t i, int64_t n, cudaTextureAddressMode mode,
-                     bool normalizedCoords) {
-  // CUDA applies wrap and mirror to normalized coordinates only; with
-  // unnormalized ones they clamp.
-  if (!normalizedCoords &&
-      (mode == cudaAddressModeWrap || mode == cudaAddressModeMirror))
-    mode = cudaAddressModeClamp;
-  switch (mode) {
+/// A texel as result lanes: floats, or sign- or zero-extended integers.
+respec_texel readLanes(const TextureObject &t, const char *texel) {
+  const TexelFormat &format = t.memory.format;
+  if (t.floatResults) {
+    float lanes[4];
+    t.readFloats(texel, format, lanes);
+    return floatLanes(lanes);
+  }
+  respec_texel result = {0, 0, 0, 1};
+  for (int c = 0; c < format.channels; ++c)
+    result[c] = static_cast<uint32_t>(
+        integerChannel(texel + c * (format.bits / 8), format));
+  return result;
+}
+
+/// Coordinates are scaled, shifted and split in float arithmetic, operation
+/// by operation, exactly as the code respec generates for textures it
+/// samples inline (InlinePTX.cpp), so that both give the same texels and
+/// weights.
+#pragma clang fp contract(off)
+
+/// `value` rounded down to an integer, saturated to int32 (NaN is 0), as
+/// LLVM's fptosi.sat of the floor.
+int64_t floorToInteger(float value) {
+  float floor = std::floor(value);
+  if (std::isnan(floor))
+    return 0;
+  if (floor <= -2147483648.0f)
+    return INT32_MIN;
+  if (floor >= 2147483647.0f)
+    return INT32_MAX;
+  return static_cast<int64_t>(floor);
+}
+
+/// The texel index integer position `i` selects in dimension `d`, or -1 for
+/// the border.
+inline int64_t addressTexel(const TextureObject &t, unsigned d, int64_t i) {
+  int64_t n = t.extent[d];
+  if (i >= 0 && i < n)
+    return i;
+  switch (t.mode[d]) {
   case cudaAddressModeWrap:
     return ((i % n) + n) % n;
   case cudaAddressModeMirror: {
@@ -374,83 +473,96 @@ int64_t addressTexel(int64_t i, int64_t n, cudaTextureAddressMode mode,
     return m < n ? m : 2 * n - 1 - m;
   }
   case cudaAddressModeBorder:
-    return i >= 0 && i < n ? i : -1;
+    return -1;
   default:
-    return std::clamp<int64_t>(i, 0, n - 1);
+    return i < 0 ? 0 : n - 1;
   }
 }
 
-/// A coordinate in texels, kept finite and small enough for int64 indices.
-double texelCoordinate(float coordinate, size_t size, bool normalizedCoords) {
-  double u = coordinate;
-  if (std::isnan(u))
-    u = 0;
-  if (normalizedCoords)
-    u *= static_cast<double>(size);
-  return std::clamp(u, -1e15, 1e15);
+/// A coordinate in texels (NaN reads as 0).
+inline float texelCoordinate(const TextureObject &t, unsigned d,
+                             float coordinate) {
+  float u = std::isnan(coordinate) ? 0.0f : coordinate;
+  return u * t.header.scale[d];
 }
 
-/// The texel at integer indices `index` (one per dimension) of `layer`,
-/// address modes applied.
-void fetchAt(const TextureObject &t, const int64_t index[3], size_t layer,
-             Lanes &out) {
-  size_t at[3] = {0, 0, 0};
-  for (unsigned d = 0; d < t.memory.dims; ++d) {
-    int64_t i = addressTexel(index[d], static_cast<int64_t>(t.memory.size[d]),
-                             t.sampler.addressMode[d],
-                             t.sampler.normalizedCoords);
+/// The texel at integer position `index` of `layer`, address modes applied.
+template <unsigned Dims>
+respec_texel texelAt(const TextureObject &t, const int64_t position[3],
+                     size_t layer) {
+  size_t index[3] = {0, 0, 0};
+  for (unsigned d = 0; d < Dims; ++d) {
+    int64_t i = addressTexel(t, d, position[d]);
     if (i < 0)
-      return borderTexel(t, out);
-    at[d] = static_cast<size_t>(i);
+      return t.border;
+    index[d] = static_cast<size_t>(i);
   }
-  readTexel(t, t.memory.texel(at, layer), out);
+  return readLanes(t, t.memory.texel(index, layer));
 }
 
-respec_texel packLanes(const TextureObject &t, const Lanes &lanes) {
-  respec_texel result;
-  for (int c = 0; c < 4; ++c) {
-    uint32_t bits = lanes.bits[c];
-    if (t.floatResults)
-      std::memcpy(&bits, &lanes.f[c], 4);
-    result[c] = bits;
+template <unsigned Dims>
+respec_texel samplePoint(const TextureObject &t, const float coordinate[3],
+                         size_t layer) {
+  int64_t position[3] = {0, 0, 0};
+  for (unsigned d = 0; d < Dims; ++d)
+    position[d] = floorToInteger(texelCoordinate(t, d, coordinate[d]));
+  return texelAt<Dims>(t, position, layer);
+}
+
+/// Linear filtering: the 2^Dims texels around the sample point, weighted
+/// with the fraction in 9-bit fixed point (8 fraction bits), as the texture
+/// units compute it.
+template <unsigned Dims>
+respec_texel sampleLinear(const TextureObject &t, const float coordinate[3],
+                          size_t layer) {
+  int64_t base[3] = {0, 0, 0};
+  float weight[3] = {0, 0, 0};
+  for (unsigned d = 0; d < Dims; ++d) {
+    float below = texelCoordinate(t, d, coordinate[d]) - 0.5f;
+    float floor = std::floor(below);
+    base[d] = floorToInteger(below);
+    float fraction = below - floor;
+    float scaled = fraction * 256.0f;
+    weight[d] = std::floor(scaled + 0.5f) * (1.0f / 256.0f);
   }
-  return result;
+  float sum[4] = {0, 0, 0, 0};
+  float border[4];
+  std::memcpy(border, &t.border, sizeof border);
+  for (unsigned corner = 0; corner < (1u << Dims); ++corner) {
+    size_t index[3] = {0, 0, 0};
+    float w = 1.0f;
+    bool onBorder = false;
+    for (unsigned d = 0; d < Dims; ++d) {
+      bool upper = corner & (1u << d);
+      int64_t i = addressTexel(t, d, base[d] + upper);
+      onBorder |= i < 0;
+      index[d] = static_cast<size_t>(i);
+      w *= upper ? weight[d] : 1.0f - weight[d];
+    }
+    float lanes[4];
+    if (onBorder)
+      std::memcpy(lanes, border, sizeof lanes);
+    else
+      t.readFloats(t.memory.texel(index, layer), t.memory.format, lanes);
+    for (int c = 0; c < 4; ++c) {
+      float term = w * lanes[c];
+      sum[c] += term;
+    }
+  }
+  return floatLanes(sum);
+}
+
+SampleFunction sampleFunctionFor(unsigned dims, bool linear) {
+  static const SampleFunction table[3][2] = {
+      {samplePoint<1>, sampleLinear<1>},
+      {samplePoint<2>, sampleLinear<2>},
+      {samplePoint<3>, sampleLinear<3>}};
+  return table[dims - 1][linear];
 }
 
 size_t layerIndex(const TexelMemory &memory, int32_t layer) {
   return static_cast<size_t>(
       std::clamp<int64_t>(layer, 0, static_cast<int64_t>(memory.layers) - 1));
-}
-
-respec_texel sampleLinear(const TextureObject &t, const double u[3],
-                          size_t layer) {
-  unsigned dims = t.memory.dims;
-  int64_t base[3] = {0, 0, 0};
-  float weight[3] = {0, 0, 0};
-  for (unsigned d = 0; d < dims; ++d) {
-    double b = u[d] - 0.5;
-    double floor = std::floor(b);
-    base[d] = static_cast<int64_t>(floor);
-    // The texture unit keeps the fraction in 8 bits.
-    weight[d] = static_cast<float>(std::nearbyint((b - floor) * 256.0) / 256.0);
-  }
-  float sum[4] = {0, 0, 0, 0};
-  for (unsigned corner = 0; corner < (1u << dims); ++corner) {
-    int64_t index[3] = {0, 0, 0};
-    float w = 1.0f;
-    for (unsigned d = 0; d < dims; ++d) {
-      bool upper = corner & (1u << d);
-      index[d] = base[d] + upper;
-      w *= upper ? weight[d] : 1.0f - weight[d];
-    }
-    Lanes lanes;
-    fetchAt(t, index, layer, lanes);
-    for (int c = 0; c < 4; ++c)
-      sum[c] += w * lanes.f[c];
-  }
-  Lanes result;
-  std::copy(sum, sum + 4, result.f);
-  return packLanes(t, result);
 }
 
 [[noreturn]] void deviceFault(const char *what, unsigned long long handle) {
@@ -464,15 +576,15 @@ respec_texel sampleLinear(const TextureObject &t, const double u[3],
 }
 
 const TextureObject &textureFor(uint64_t handle) {
-  auto *texture = reinterpret_cast<const TextureObject *>(handle);
-  if (!texture || texture->header.tag != TextureTag)
+  const TextureObject *texture = TextureSlots::get().find(handle);
+  if (!texture)
     deviceFault("texture object", handle);
   return *texture;
 }
 
 const SurfaceObject &surfaceFor(uint64_t handle) {
-  auto *surface = reinterpret_cast<const SurfaceObject *>(handle);
-  if (!surface || surface->tag != SurfaceTag)
+  const SurfaceObject *surface = SurfaceSlots::get().find(handle);
+  if (!surface)
     deviceFault("surface object", handle);
   return *surface;
 }
@@ -530,8 +642,10 @@ cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
   if (pResViewDesc)
     return reportError(cudaErrorNotSupported, call,
                        "resource views are not supported by respec");
-  TextureObject t{{TextureTag, 0, nullptr, 0, 0, 0}, *pResDesc, *pTexDesc, {},
-                  false, false};
+  TextureObject t = {};
+  t.header.tag = TextureTag;
+  t.resource = *pResDesc;
+  t.sampler = *pTexDesc;
   if (cudaError_t error = memoryOf(*pResDesc, false, &t.memory, call))
     return error;
   const cudaTextureDesc &s = *pTexDesc;
@@ -564,13 +678,49 @@ cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
                        "linear filtering needs float results: float texels, "
                        "or integer texels read as normalized floats");
   const TexelMemory &m = t.memory;
+  for (unsigned d = 0; d < 3; ++d) {
+    t.extent[d] = static_cast<int64_t>(m.size[d]);
+    cudaTextureAddressMode mode = s.addressMode[d];
+    bool repeats = mode == cudaAddressModeWrap || mode == cudaAddressModeMirror;
+    t.mode[d] = repeats && !s.normalizedCoords ? cudaAddressModeClamp : mode;
+  }
+  if (t.floatResults)
+    t.border = floatLanes(s.borderColor);
+  else
+    for (int c = 0; c < 4; ++c)
+      t.border[c] =
+          static_cast<uint32_t>(static_cast<int32_t>(s.borderColor[c]));
+  t.readFloats = floatReaderFor(format);
+  bool inlineAddressing = true;
+  for (unsigned d = 0; d < 3; ++d) {
+    t.header.size[d] = static_cast<int32_t>(m.size[d]);
+    t.header.scale[d] =
+        s.normalizedCoords ? static_cast<float>(m.size[d]) : 1.0f;
+    if (d < m.dims && t.mode[d] == cudaAddressModeBorder)
+      t.header.borderMask |= 1u << d;
+    else if (d < m.dims && t.mode[d] != cudaAddressModeClamp)
+      inlineAddressing = false;
+  }
+  bool singleFloat = format.kind == TexelFormat::Float && format.bits == 32 &&
+                     format.channels == 1;
+  if (singleFloat && inlineAddressing && !m.linear)
+    t.header.inlineSampling = s.filterMode == cudaFilterModeLinear ? 2 : 1;
+  t.header.dims = m.dims;
+  t.header.layers = static_cast<int32_t>(m.layers);
+  t.header.borderColor = s.borderColor[0];
+  t.header.rowPitch = m.rowPitch;
+  t.header.slicePitch = m.slicePitch;
+  t.sample = sampleFunctionFor(m.dims, s.filterMode == cudaFilterModeLinear);
   t.header.linearWords = m.linear && format.bits == 32 && !t.normalizedRead;
   t.header.data = m.data;
   t.header.texels = m.size[0];
   t.header.channels = static_cast<uint32_t>(format.channels);
   t.header.alpha = format.kind == TexelFormat::Float ? 0x3f800000u : 1u;
-  auto *created = new TextureObject(t);
-  remember(created);
+  TextureObject *created = TextureSlots::get().add(t);
+  if (!created)
+    return reportError(cudaErrorMemoryAllocation, call,
+                       "more than %zu texture objects",
+                       TextureSlots::capacity);
   *pTexObject = reinterpret_cast<cudaTextureObject_t>(created);
   return cudaSuccess;
 }
@@ -578,18 +728,20 @@ cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
 extern "C" cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
   if (!texObject)
     return cudaSuccess;
-  if (!lookup<TextureObject>(texObject, TextureTag) ||
-      !forget(reinterpret_cast<void *>(texObject)))
+  const TextureObject *texture = TextureSlots::get().find(texObject);
+  if (!texture)
     return reportError(cudaErrorInvalidValue, "cudaDestroyTextureObject",
                        "0x%llx is not a texture object", texObject);
-  delete reinterpret_cast<TextureObject *>(texObject);
+  // As cudaFree: no queued kernel samples the texture any more.
+  waitForAllWork();
+  TextureSlots::get().remove(texture);
   return cudaSuccess;
 }
 
 extern "C" cudaError_t
 cudaGetTextureObjectResourceDesc(cudaResourceDesc *pResDesc,
                                  cudaTextureObject_t texObject) {
-  TextureObject *t = lookup<TextureObject>(texObject, TextureTag);
+  const TextureObject *t = TextureSlots::get().find(texObject);
   if (!pResDesc || !t)
     return reportError(cudaErrorInvalidValue,
                        "cudaGetTextureObjectResourceDesc");
@@ -600,7 +752,7 @@ cudaGetTextureObjectResourceDesc(cudaResourceDesc *pResDesc,
 extern "C" cudaError_t
 cudaGetTextureObjectTextureDesc(cudaTextureDesc *pTexDesc,
                                 cudaTextureObject_t texObject) {
-  TextureObject *t = lookup<TextureObject>(texObject, TextureTag);
+  const TextureObject *t = TextureSlots::get().find(texObject);
   if (!pTexDesc || !t)
     return reportError(cudaErrorInvalidValue,
                        "cudaGetTextureObjectTextureDesc");
@@ -620,8 +772,11 @@ extern "C" cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
     return reportError(cudaErrorInvalidValue, call,
                        "the array was allocated without "
                        "cudaArraySurfaceLoadStore");
-  auto *created = new SurfaceObject(s);
-  remember(created);
+  SurfaceObject *created = SurfaceSlots::get().add(s);
+  if (!created)
+    return reportError(cudaErrorMemoryAllocation, call,
+                       "more than %zu surface objects",
+                       SurfaceSlots::capacity);
   *pSurfObject = reinterpret_cast<cudaSurfaceObject_t>(created);
   return cudaSuccess;
 }
@@ -629,18 +784,20 @@ extern "C" cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
 extern "C" cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
   if (!surfObject)
     return cudaSuccess;
-  if (!lookup<SurfaceObject>(surfObject, SurfaceTag) ||
-      !forget(reinterpret_cast<void *>(surfObject)))
+  const SurfaceObject *surface = SurfaceSlots::get().find(surfObject);
+  if (!surface)
     return reportError(cudaErrorInvalidValue, "cudaDestroySurfaceObject",
                        "0x%llx is not a surface object", surfObject);
-  delete reinterpret_cast<SurfaceObject *>(surfObject);
+  // As cudaFree: no queued kernel uses the surface any more.
+  waitForAllWork();
+  SurfaceSlots::get().remove(surface);
   return cudaSuccess;
 }
 
 extern "C" cudaError_t
 cudaGetSurfaceObjectResourceDesc(cudaResourceDesc *pResDesc,
                                  cudaSurfaceObject_t surfObject) {
-  SurfaceObject *s = lookup<SurfaceObject>(surfObject, SurfaceTag);
+  const SurfaceObject *s = SurfaceSlots::get().find(surfObject);
   if (!pResDesc || !s)
     return reportError(cudaErrorInvalidValue,
                        "cudaGetSurfaceObjectResourceDesc");
@@ -650,41 +807,40 @@ cudaGetSurfaceObjectResourceDesc(cudaResourceDesc *pResDesc,
 
 //===- Device entry points ---------------------------------------------------===//
 
+extern "C" const respec_texture_header *
+__respec_tex_header(uint64_t texture) {
+  const TextureObject *t = TextureSlots::get().find(texture);
+  return t ? &t->header : &inertHeader;
+}
+
 extern "C" respec_texel __respec_tex_sample(uint64_t texture, float x, float y,
                                             float z, int32_t layer) {
   const TextureObject &t = textureFor(texture);
-  size_t layerAt = layerIndex(t.memory, layer);
   float coordinate[3] = {x, y, z};
-  double u[3] = {0, 0, 0};
-  for (unsigned d = 0; d < t.memory.dims; ++d)
-    u[d] = texelCoordinate(coordinate[d], t.memory.size[d],
-                           t.sampler.normalizedCoords);
-  if (t.sampler.filterMode == cudaFilterModeLinear)
-    return sampleLinear(t, u, layerAt);
-  int64_t index[3] = {0, 0, 0};
-  for (unsigned d = 0; d < t.memory.dims; ++d)
-    index[d] = static_cast<int64_t>(std::floor(u[d]));
-  Lanes lanes;
-  fetchAt(t, index, layerAt, lanes);
-  return packLanes(t, lanes);
+  return t.sample(t, coordinate, layerIndex(t.memory, layer));
 }
 
 extern "C" respec_texel __respec_tex_fetch(uint64_t texture, int32_t x,
                                            int32_t y, int32_t z,
                                            int32_t layer) {
   const TextureObject &t = textureFor(texture);
-  int64_t index[3] = {x, y, z};
-  Lanes lanes;
   if (t.memory.linear) {
     // tex1Dfetch: no addressing; out-of-range texels read as zero.
     if (x < 0 || static_cast<size_t>(x) >= t.memory.size[0])
       return respec_texel{0, 0, 0, 0};
     size_t at[3] = {static_cast<size_t>(x), 0, 0};
-    readTexel(t, t.memory.texel(at, 0), lanes);
-  } else {
-    fetchAt(t, index, layerIndex(t.memory, layer), lanes);
+    return readLanes(t, t.memory.texel(at, 0));
   }
-  return packLanes(t, lanes);
+  int64_t position[3] = {x, y, z};
+  size_t layerAt = layerIndex(t.memory, layer);
+  switch (t.memory.dims) {
+  case 1:
+    return texelAt<1>(t, position, layerAt);
+  case 2:
+    return texelAt<2>(t, position, layerAt);
+  default:
+    return texelAt<3>(t, position, layerAt);
+  }
 }
 
 extern "C" respec_texel __respec_surf_load(uint64_t surface, int32_t x,

@@ -229,7 +229,27 @@ typedef struct respec_texture_header {
   uint32_t channels;
   /// The fourth result lane when there are fewer than 4 channels.
   uint32_t alpha;
+  /// Nonzero: generated code samples float coordinates itself, 1 with
+  /// point and 2 with linear filtering (single-channel 32-bit float texels,
+  /// clamp or border addressing). The texel at integer position (i, j, k)
+  /// of layer l is the float at data + l * slicePitch + k * slicePitch +
+  /// j * rowPitch + 4 i (a layered texture has one slice per layer).
+  uint32_t inlineSampling;
+  uint32_t dims;       ///< addressed dimensions, layers aside
+  uint32_t borderMask; ///< bit d: dimension d has the border address mode
+  int32_t layers;      ///< 1 unless layered
+  int32_t size[3];     ///< texels per dimension (1 past `dims`)
+  /// Texels per coordinate unit: the size for normalized coordinates.
+  float scale[3];
+  float borderColor; ///< the border color's first channel
+  uint64_t rowPitch;
+  uint64_t slicePitch;
 } respec_texture_header;
+
+/// The header of `texture`, or a header that samples nothing inline where
+/// `texture` is not a live texture object. Generated code may call it for
+/// any handle, also where it samples nothing (LLVM may hoist the call).
+const respec_texture_header *__respec_tex_header(uint64_t texture);
 
 /// Samples `texture` at (x, y, z) of `layer`, with its filter and address
 /// modes; coordinates past the texture's dimensions are ignored.
