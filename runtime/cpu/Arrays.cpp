@@ -12,9 +12,11 @@
 #include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "Allocations.h"
+#include "DeviceProperties.h"
 #include "TexelFormat.h"
 #include "WorkQueue.h"
 
+#include <array>
 #include <mutex>
 #include <unordered_set>
 
@@ -33,10 +35,26 @@ std::unordered_set<const cudaArray *> &liveArrays() {
   return arrays;
 }
 
-/// CUDA's limits for arrays (cudaDevAttrMaxTexture*), which the CPU could
-/// exceed, but programs that fit a GPU fit them.
-constexpr size_t maxWidth1D = 32768, maxWidth2D = 131072, maxExtent3D = 16384,
-                 maxLayers = 2048;
+/// The largest width, height and depth (or layers) of an array of the kind
+/// `extent` describes: the device's texture limits, those of an sm_80 GPU,
+/// so that programs that fit a GPU fit them.
+using Limits = std::array<size_t, 3>;
+Limits limitsFor(const cudaExtent &extent, bool layered) {
+  const cudaDeviceProp &p = deviceProperties();
+  auto size = [](int value) { return static_cast<size_t>(value); };
+  if (layered && extent.height == 0)
+    return {size(p.maxTexture1DLayered[0]), 0,
+            size(p.maxTexture1DLayered[1])};
+  if (layered)
+    return {size(p.maxTexture2DLayered[0]), size(p.maxTexture2DLayered[1]),
+            size(p.maxTexture2DLayered[2])};
+  if (extent.depth)
+    return {size(p.maxTexture3D[0]), size(p.maxTexture3D[1]),
+            size(p.maxTexture3D[2])};
+  if (extent.height)
+    return {size(p.maxTexture2D[0]), size(p.maxTexture2D[1]), 0};
+  return {size(p.maxTexture1D), 0, 0};
+}
 
 cudaError_t checkExtent(const cudaExtent &extent, unsigned flags,
                         const char *call) {
@@ -51,23 +69,21 @@ cudaError_t checkExtent(const cudaExtent &extent, unsigned flags,
     return reportError(cudaErrorInvalidValue, call, "width 0");
   bool layered = flags & cudaArrayLayered;
   if (layered) {
-    if (extent.depth == 0 || extent.depth > maxLayers)
+    if (extent.depth == 0)
       return reportError(cudaErrorInvalidValue, call,
-                         "a layered array needs 1 to %zu layers (depth %zu)",
-                         maxLayers, extent.depth);
+                         "a layered array needs at least one layer (depth)");
   } else if (extent.height == 0 && extent.depth != 0) {
     return reportError(cudaErrorInvalidValue, call,
                        "depth %zu with height 0", extent.depth);
   }
-  size_t widthLimit = extent.depth && !layered ? maxExtent3D
-                      : extent.height          ? maxWidth2D
-                                               : maxWidth1D;
-  size_t heightLimit = extent.depth && !layered ? maxExtent3D : maxWidth2D;
-  if (extent.width > widthLimit || extent.height > heightLimit ||
-      (!layered && extent.depth > maxExtent3D))
+  Limits limit = limitsFor(extent, layered);
+  if (extent.width > limit[0] || extent.height > limit[1] ||
+      extent.depth > limit[2])
     return reportError(cudaErrorInvalidValue, call,
-                       "extent %zu x %zu x %zu exceeds CUDA's array limits",
-                       extent.width, extent.height, extent.depth);
+                       "extent %zu x %zu x %zu exceeds the device's limits "
+                       "for this kind of array (%zu x %zu x %zu)",
+                       extent.width, extent.height, extent.depth, limit[0],
+                       limit[1], limit[2]);
   return cudaSuccess;
 }
 

@@ -134,6 +134,81 @@ bool propertyAttribute(cudaDeviceAttr attr, int *value) {
   case cudaDevAttrSurfaceAlignment:
     *value = static_cast<int>(p.surfaceAlignment);
     return true;
+  case cudaDevAttrMaxTexture1DWidth:
+    *value = p.maxTexture1D;
+    return true;
+  case cudaDevAttrMaxTexture2DWidth:
+    *value = p.maxTexture2D[0];
+    return true;
+  case cudaDevAttrMaxTexture2DHeight:
+    *value = p.maxTexture2D[1];
+    return true;
+  case cudaDevAttrMaxTexture2DLinearWidth:
+    *value = p.maxTexture2DLinear[0];
+    return true;
+  case cudaDevAttrMaxTexture2DLinearHeight:
+    *value = p.maxTexture2DLinear[1];
+    return true;
+  case cudaDevAttrMaxTexture2DLinearPitch:
+    *value = p.maxTexture2DLinear[2];
+    return true;
+  case cudaDevAttrMaxTexture3DWidth:
+    *value = p.maxTexture3D[0];
+    return true;
+  case cudaDevAttrMaxTexture3DHeight:
+    *value = p.maxTexture3D[1];
+    return true;
+  case cudaDevAttrMaxTexture3DDepth:
+    *value = p.maxTexture3D[2];
+    return true;
+  case cudaDevAttrMaxTexture1DLayeredWidth:
+    *value = p.maxTexture1DLayered[0];
+    return true;
+  case cudaDevAttrMaxTexture1DLayeredLayers:
+    *value = p.maxTexture1DLayered[1];
+    return true;
+  case cudaDevAttrMaxTexture2DLayeredWidth:
+    *value = p.maxTexture2DLayered[0];
+    return true;
+  case cudaDevAttrMaxTexture2DLayeredHeight:
+    *value = p.maxTexture2DLayered[1];
+    return true;
+  case cudaDevAttrMaxTexture2DLayeredLayers:
+    *value = p.maxTexture2DLayered[2];
+    return true;
+  case cudaDevAttrMaxSurface1DWidth:
+    *value = p.maxSurface1D;
+    return true;
+  case cudaDevAttrMaxSurface2DWidth:
+    *value = p.maxSurface2D[0];
+    return true;
+  case cudaDevAttrMaxSurface2DHeight:
+    *value = p.maxSurface2D[1];
+    return true;
+  case cudaDevAttrMaxSurface3DWidth:
+    *value = p.maxSurface3D[0];
+    return true;
+  case cudaDevAttrMaxSurface3DHeight:
+    *value = p.maxSurface3D[1];
+    return true;
+  case cudaDevAttrMaxSurface3DDepth:
+    *value = p.maxSurface3D[2];
+    return true;
+  case cudaDevAttrMaxSurface1DLayeredWidth:
+    *value = p.maxSurface1DLayered[0];
+    return true;
+  case cudaDevAttrMaxSurface1DLayeredLayers:
+    *value = p.maxSurface1DLayered[1];
+    return true;
+  case cudaDevAttrMaxSurface2DLayeredWidth:
+    *value = p.maxSurface2DLayered[0];
+    return true;
+  case cudaDevAttrMaxSurface2DLayeredHeight:
+    *value = p.maxSurface2DLayered[1];
+    return true;
+  case cudaDevAttrMaxSurface2DLayeredLayers:
+    *value = p.maxSurface2DLayered[2];
+    return true;
   case cudaDevAttrMultiProcessorCount:
     *value = p.multiProcessorCount;
     return true;

@@ -86,6 +86,32 @@ void fillLimits(cudaDeviceProp &prop) {
   prop.textureAlignment = 512;
   prop.texturePitchAlignment = 32;
   prop.surfaceAlignment = 512;
+  // An sm_80 GPU's texture and surface limits, which CUDA arrays and
+  // texture objects are checked against (Arrays.cpp). Mipmaps, cubemaps
+  // and gathers are not supported: 0.
+  prop.maxTexture1D = 131072;
+  prop.maxTexture2D[0] = 131072;
+  prop.maxTexture2D[1] = 65536;
+  prop.maxTexture2DLinear[0] = 131072;
+  prop.maxTexture2DLinear[1] = 65000;
+  prop.maxTexture2DLinear[2] = 2097120;
+  for (int &size : prop.maxTexture3D)
+    size = 16384;
+  prop.maxTexture1DLayered[0] = 32768;
+  prop.maxTexture1DLayered[1] = 2048;
+  prop.maxTexture2DLayered[0] = 32768;
+  prop.maxTexture2DLayered[1] = 32768;
+  prop.maxTexture2DLayered[2] = 2048;
+  prop.maxSurface1D = 32768;
+  prop.maxSurface2D[0] = 131072;
+  prop.maxSurface2D[1] = 65536;
+  for (int &size : prop.maxSurface3D)
+    size = 16384;
+  prop.maxSurface1DLayered[0] = 32768;
+  prop.maxSurface1DLayered[1] = 2048;
+  prop.maxSurface2DLayered[0] = 32768;
+  prop.maxSurface2DLayered[1] = 32768;
+  prop.maxSurface2DLayered[2] = 2048;
 }
 
 void fillCapabilities(cudaDeviceProp &prop) {

@@ -107,7 +107,6 @@ struct TexelMemory {
   const char *data;
   TexelFormat format;
   unsigned dims; ///< 1, 2 or 3 addressed dimensions, layers aside
-  bool layered;
   size_t size[3]; ///< width, height, depth in texels (1 past `dims`)
   size_t layers;
   size_t rowPitch;
@@ -121,8 +120,8 @@ struct TexelMemory {
   }
 };
 
-/// Texture and surface objects share one registry; the tag at the start of
-/// each tells the kinds apart.
+/// The first word of every texture and surface object: it tells the kinds
+/// apart, and a destroyed object's slot loses it.
 enum ObjectTag : uint32_t { TextureTag = 0x54455854, SurfaceTag = 0x53555246 };
 
 struct TextureObject;
@@ -248,7 +247,6 @@ cudaError_t memoryOfArray(const cudaArray *array, TexelMemory *memory,
   *memory = TexelMemory{array->data,
                         *format,
                         dims,
-                        layered,
                         {e.width, array->rows(), layered ? 1 : array->slices()},
                         layered ? e.depth : 1,
                         array->rowBytes(),
@@ -297,7 +295,6 @@ cudaError_t memoryOf(const cudaResourceDesc &resource, bool forSurface,
     *memory = TexelMemory{static_cast<const char *>(linear.devPtr),
                           *format,
                           1,
-                          false,
                           {texels, 1, 1},
                           1,
                           linear.sizeInBytes,
@@ -319,7 +316,6 @@ cudaError_t memoryOf(const cudaResourceDesc &resource, bool forSurface,
   *memory = TexelMemory{static_cast<const char *>(pitch.devPtr),
                         *format,
                         2,
-                        false,
                         {pitch.width, pitch.height, 1},
                         1,
                         pitch.pitchInBytes,

@@ -29,6 +29,10 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUhostFn = void (*)(void *userData);
+using CUarray = struct CUarray_st *;
+using CUmipmappedArray = struct CUmipmappedArray_st *;
+using CUtexObject = unsigned long long;
+using CUsurfObject = unsigned long long;
 
 // CUresult values the runtime tests for.
 constexpr CUresult CUDA_SUCCESS = 0;
@@ -74,6 +78,7 @@ constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 // CUmemorytype values (CUDA_MEMCPY2D/3D).
 constexpr int CU_MEMORYTYPE_HOST = 1;
 constexpr int CU_MEMORYTYPE_DEVICE = 2;
+constexpr int CU_MEMORYTYPE_ARRAY = 3;
 constexpr int CU_MEMORYTYPE_UNIFIED = 4;
 
 // CUpointer_attribute values.
@@ -121,14 +126,14 @@ struct CUDA_MEMCPY2D {
   int srcMemoryType;
   const void *srcHost;
   CUdeviceptr srcDevice;
-  void *srcArray;
+  CUarray srcArray;
   size_t srcPitch;
   size_t dstXInBytes;
   size_t dstY;
   int dstMemoryType;
   void *dstHost;
   CUdeviceptr dstDevice;
-  void *dstArray;
+  CUarray dstArray;
   size_t dstPitch;
   size_t WidthInBytes;
   size_t Height;
@@ -143,7 +148,7 @@ struct CUDA_MEMCPY3D {
   int srcMemoryType;
   const void *srcHost;
   CUdeviceptr srcDevice;
-  void *srcArray;
+  CUarray srcArray;
   void *reserved0;
   size_t srcPitch;
   size_t srcHeight;
@@ -154,13 +159,139 @@ struct CUDA_MEMCPY3D {
   int dstMemoryType;
   void *dstHost;
   CUdeviceptr dstDevice;
-  void *dstArray;
+  CUarray dstArray;
   void *reserved1;
   size_t dstPitch;
   size_t dstHeight;
   size_t WidthInBytes;
   size_t Height;
   size_t Depth;
+};
+
+// CUDA arrays, texture objects and surface objects.
+
+/// CUarray_format values: the runtime's channel descriptors map onto these
+/// (a format and a number of channels; the normalized-integer formats fix
+/// the channel count themselves).
+constexpr int CU_AD_FORMAT_UNSIGNED_INT8 = 0x01;
+constexpr int CU_AD_FORMAT_UNSIGNED_INT16 = 0x02;
+constexpr int CU_AD_FORMAT_UNSIGNED_INT32 = 0x03;
+constexpr int CU_AD_FORMAT_SIGNED_INT8 = 0x08;
+constexpr int CU_AD_FORMAT_SIGNED_INT16 = 0x09;
+constexpr int CU_AD_FORMAT_SIGNED_INT32 = 0x0a;
+constexpr int CU_AD_FORMAT_HALF = 0x10;
+constexpr int CU_AD_FORMAT_FLOAT = 0x20;
+constexpr int CU_AD_FORMAT_UNORM_INT8X1 = 0xc0;
+constexpr int CU_AD_FORMAT_UNORM_INT8X2 = 0xc1;
+constexpr int CU_AD_FORMAT_UNORM_INT8X4 = 0xc2;
+constexpr int CU_AD_FORMAT_UNORM_INT16X1 = 0xc3;
+constexpr int CU_AD_FORMAT_UNORM_INT16X2 = 0xc4;
+constexpr int CU_AD_FORMAT_UNORM_INT16X4 = 0xc5;
+constexpr int CU_AD_FORMAT_SNORM_INT8X1 = 0xc6;
+constexpr int CU_AD_FORMAT_SNORM_INT8X2 = 0xc7;
+constexpr int CU_AD_FORMAT_SNORM_INT8X4 = 0xc8;
+constexpr int CU_AD_FORMAT_SNORM_INT16X1 = 0xc9;
+constexpr int CU_AD_FORMAT_SNORM_INT16X2 = 0xca;
+constexpr int CU_AD_FORMAT_SNORM_INT16X4 = 0xcb;
+
+/// CUDA_ARRAY3D_DESCRIPTOR::Flags (the same values as cudaArrayLayered,
+/// cudaArraySurfaceLoadStore, cudaArrayCubemap, cudaArrayTextureGather).
+constexpr unsigned CUDA_ARRAY3D_LAYERED = 0x01;
+constexpr unsigned CUDA_ARRAY3D_SURFACE_LDST = 0x02;
+constexpr unsigned CUDA_ARRAY3D_CUBEMAP = 0x04;
+constexpr unsigned CUDA_ARRAY3D_TEXTURE_GATHER = 0x08;
+
+/// CUresourcetype values (the same numbers as cudaResourceType).
+constexpr int CU_RESOURCE_TYPE_ARRAY = 0x00;
+constexpr int CU_RESOURCE_TYPE_MIPMAPPED_ARRAY = 0x01;
+constexpr int CU_RESOURCE_TYPE_LINEAR = 0x02;
+constexpr int CU_RESOURCE_TYPE_PITCH2D = 0x03;
+
+/// CUaddress_mode and CUfilter_mode values (the same numbers as
+/// cudaTextureAddressMode and cudaTextureFilterMode).
+constexpr int CU_TR_ADDRESS_MODE_WRAP = 0;
+constexpr int CU_TR_ADDRESS_MODE_CLAMP = 1;
+constexpr int CU_TR_ADDRESS_MODE_MIRROR = 2;
+constexpr int CU_TR_ADDRESS_MODE_BORDER = 3;
+constexpr int CU_TR_FILTER_MODE_POINT = 0;
+constexpr int CU_TR_FILTER_MODE_LINEAR = 1;
+
+/// CUDA_TEXTURE_DESC::flags.
+constexpr unsigned CU_TRSF_READ_AS_INTEGER = 0x01;
+constexpr unsigned CU_TRSF_NORMALIZED_COORDINATES = 0x02;
+constexpr unsigned CU_TRSF_SRGB = 0x10;
+constexpr unsigned CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION = 0x20;
+constexpr unsigned CU_TRSF_SEAMLESS_CUBEMAP = 0x40;
+
+/// CUDA_ARRAY3D_DESCRIPTOR (the _v2 layout). Height is 0 for 1-D arrays,
+/// Depth 0 for 1-D and 2-D ones; with CUDA_ARRAY3D_LAYERED, Depth counts
+/// layers.
+struct CUDA_ARRAY3D_DESCRIPTOR {
+  size_t Width;
+  size_t Height;
+  size_t Depth;
+  int Format; ///< CUarray_format
+  unsigned NumChannels;
+  unsigned Flags;
+};
+
+/// CUDA_RESOURCE_DESC.
+struct CUDA_RESOURCE_DESC {
+  int resType; ///< CUresourcetype
+  union {
+    struct {
+      CUarray hArray;
+    } array;
+    struct {
+      CUmipmappedArray hMipmappedArray;
+    } mipmap;
+    struct {
+      CUdeviceptr devPtr;
+      int format; ///< CUarray_format
+      unsigned numChannels;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      CUdeviceptr devPtr;
+      int format; ///< CUarray_format
+      unsigned numChannels;
+      size_t width;  ///< elements
+      size_t height; ///< rows
+      size_t pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
+  } res;
+  unsigned flags; ///< must be zero
+};
+
+/// CUDA_TEXTURE_DESC.
+struct CUDA_TEXTURE_DESC {
+  int addressMode[3]; ///< CUaddress_mode
+  int filterMode;     ///< CUfilter_mode
+  unsigned flags;     ///< CU_TRSF_*
+  unsigned maxAnisotropy;
+  int mipmapFilterMode; ///< CUfilter_mode
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  float borderColor[4];
+  int reserved[12];
+};
+
+/// CUDA_RESOURCE_VIEW_DESC: only declared for cuTexObjectCreate's
+/// signature; respec never passes one (resource views are not supported).
+struct CUDA_RESOURCE_VIEW_DESC {
+  int format; ///< CUresourceViewFormat
+  size_t width;
+  size_t height;
+  size_t depth;
+  unsigned firstMipmapLevel;
+  unsigned lastMipmapLevel;
+  unsigned firstLayer;
+  unsigned lastLayer;
+  unsigned reserved[16];
 };
 
 /// X-macro list of every entry point: (member name, exported symbol,
@@ -249,7 +380,8 @@ struct CUDA_MEMCPY3D {
     (CUmemoryPool * pool, CUdevice device))                                    \
   X(deviceGetMemPool, cuDeviceGetMemPool,                                      \
     (CUmemoryPool * pool, CUdevice device))                                    \
-  X(deviceSetMemPool, cuDeviceSetMemPool, (CUdevice device, CUmemoryPool pool)) \
+  X(deviceSetMemPool, cuDeviceSetMemPool,                                      \
+    (CUdevice device, CUmemoryPool pool))                                      \
   X(memPoolCreate, cuMemPoolCreate,                                            \
     (CUmemoryPool * pool, const CUmemPoolProps *props))                        \
   X(memPoolDestroy, cuMemPoolDestroy, (CUmemoryPool pool))                     \
@@ -274,6 +406,16 @@ struct CUDA_MEMCPY3D {
   X(memcpy3D, cuMemcpy3D_v2, (const CUDA_MEMCPY3D *copy))                      \
   X(memcpy3DAsync, cuMemcpy3DAsync_v2,                                         \
     (const CUDA_MEMCPY3D *copy, CUstream stream))                              \
+  X(array3DCreate, cuArray3DCreate_v2,                                         \
+    (CUarray * array, const CUDA_ARRAY3D_DESCRIPTOR *desc))                    \
+  X(arrayDestroy, cuArrayDestroy, (CUarray array))                             \
+  X(texObjectCreate, cuTexObjectCreate,                                        \
+    (CUtexObject * texture, const CUDA_RESOURCE_DESC *resource,                \
+     const CUDA_TEXTURE_DESC *sampler, const CUDA_RESOURCE_VIEW_DESC *view))   \
+  X(texObjectDestroy, cuTexObjectDestroy, (CUtexObject texture))               \
+  X(surfObjectCreate, cuSurfObjectCreate,                                      \
+    (CUsurfObject * surface, const CUDA_RESOURCE_DESC *resource))              \
+  X(surfObjectDestroy, cuSurfObjectDestroy, (CUsurfObject surface))            \
   X(memsetD8, cuMemsetD8_v2,                                                   \
     (CUdeviceptr dst, unsigned char value, size_t count))                      \
   X(memsetD8Async, cuMemsetD8Async,                                            \

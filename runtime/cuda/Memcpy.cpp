@@ -2,10 +2,11 @@
 //
 // Every device respec supports has unified addressing, so the driver infers
 // where each pointer lives and every copy kind becomes one cuMemcpy* call on
-// CU_MEMORYTYPE_UNIFIED pointers; the kind is only validated. The
-// synchronous forms use the driver's synchronous calls, which give
-// cudaMemcpy's documented host synchronization (pageable transfers complete
-// before returning, device-to-device copies may still run).
+// CU_MEMORYTYPE_UNIFIED pointers (CU_MEMORYTYPE_ARRAY for the CUDA array
+// side of a 3-D copy); the kind is only validated. The synchronous forms
+// use the driver's synchronous calls, which give cudaMemcpy's documented
+// host synchronization (pageable transfers complete before returning,
+// device-to-device copies may still run).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "../common/ModuleRegistry.h"
 #include "Context.h"
 #include "Modules.h"
+#include "Textures.h"
 
 #include <mutex>
 #include <unordered_map>
@@ -85,40 +87,123 @@ cudaError_t respec::copy2D(void *dst, size_t dpitch, const void *src,
   return finishCopy(result, order, call);
 }
 
+namespace {
+
+/// One side of a 3-D copy in the driver's terms: a CUDA array (positions
+/// in elements, rows and slices or layers) or unified memory (positions in
+/// bytes).
+struct CopySide {
+  size_t xInBytes;
+  size_t y;
+  size_t z;
+  int memoryType;
+  CUdeviceptr device;
+  CUarray array;
+  size_t pitch;
+  size_t height;
+};
+
+/// Checks that `extent` (elements, rows, slices) at `pos` lies inside an
+/// array of `size`; reports `call`'s error otherwise.
+bool fitsArray(const size_t size[3], const cudaPos &pos,
+               const cudaExtent &extent, const char *role, const char *call) {
+  if (pos.x <= size[0] && extent.width <= size[0] - pos.x && pos.y <= size[1] &&
+      extent.height <= size[1] - pos.y && pos.z <= size[2] &&
+      extent.depth <= size[2] - pos.z)
+    return true;
+  reportError(cudaErrorInvalidValue, call,
+              "the %s region (%zu x %zu x %zu at %zu, %zu, %zu) lies outside "
+              "its %zu x %zu x %zu array",
+              role, extent.width, extent.height, extent.depth, pos.x, pos.y,
+              pos.z, size[0], size[1], size[2]);
+  return false;
+}
+
+CopySide arraySide(cudaArray_t array, const cudaPos &pos, size_t elementBytes) {
+  return CopySide{pos.x * elementBytes,
+                  pos.y,
+                  pos.z,
+                  CU_MEMORYTYPE_ARRAY,
+                  0,
+                  reinterpret_cast<CUarray>(array),
+                  0,
+                  0};
+}
+
+/// A pitched pointer's ysize is its slice height in rows.
+CopySide pointerSide(const cudaPitchedPtr &ptr, const cudaPos &pos,
+                     size_t rows) {
+  return CopySide{pos.x,
+                  pos.y,
+                  pos.z,
+                  CU_MEMORYTYPE_UNIFIED,
+                  toDevicePtr(ptr.ptr),
+                  nullptr,
+                  ptr.pitch,
+                  ptr.ysize ? ptr.ysize : rows};
+}
+
+} // namespace
+
 cudaError_t respec::copy3D(const cudaMemcpy3DParms *p, Ordering order,
                            const char *call) {
   if (!p)
     return reportError(cudaErrorInvalidValue, call);
-  if (p->srcArray || p->dstArray)
-    return notSupported("cudaMemcpy3D with CUDA arrays");
   if (!isValidKind(p->kind))
     return reportError(cudaErrorInvalidMemcpyDirection, call);
+  // With a CUDA array on either side, the extent's width and the array's x
+  // position count its elements; a pointer's x position counts bytes.
+  size_t srcBytes = 1, dstBytes = 1;
+  size_t srcSize[3], dstSize[3];
+  const cudaArray *unknown = nullptr;
+  if (p->srcArray && !arrayShape(p->srcArray, &srcBytes, srcSize))
+    unknown = p->srcArray;
+  else if (p->dstArray && !arrayShape(p->dstArray, &dstBytes, dstSize))
+    unknown = p->dstArray;
+  if (unknown)
+    return reportError(cudaErrorInvalidResourceHandle, call,
+                       "%p is not a CUDA array", (const void *)unknown);
+  if (p->srcArray && p->dstArray && srcBytes != dstBytes)
+    return reportError(cudaErrorInvalidValue, call,
+                       "the arrays' elements differ in size (%zu and %zu "
+                       "bytes)",
+                       srcBytes, dstBytes);
+  size_t elementBytes = p->srcArray ? srcBytes : dstBytes;
   const cudaExtent &e = p->extent;
-  if (e.width > p->srcPtr.pitch || e.width > p->dstPtr.pitch)
+  size_t widthBytes = e.width * elementBytes;
+  if ((!p->srcArray && widthBytes > p->srcPtr.pitch) ||
+      (!p->dstArray && widthBytes > p->dstPtr.pitch))
     return reportError(cudaErrorInvalidPitchValue, call);
   cudaError_t status = enterContext(call);
   if (status != cudaSuccess || e.width == 0 || e.height == 0 || e.depth == 0)
     return status;
-  if (!p->srcPtr.ptr || !p->dstPtr.ptr)
+  if ((!p->srcArray && !p->srcPtr.ptr) || (!p->dstArray && !p->dstPtr.ptr))
     return reportError(cudaErrorInvalidValue, call, "null pointer");
-  // For linear memory, positions and the extent's width are in bytes; a
-  // pitched pointer's ysize is its slice height in rows.
+  if ((p->srcArray && !fitsArray(srcSize, p->srcPos, e, "source", call)) ||
+      (p->dstArray && !fitsArray(dstSize, p->dstPos, e, "destination", call)))
+    return cudaErrorInvalidValue;
+  CopySide src = p->srcArray ? arraySide(p->srcArray, p->srcPos, elementBytes)
+                             : pointerSide(p->srcPtr, p->srcPos, e.height);
+  CopySide dst = p->dstArray ? arraySide(p->dstArray, p->dstPos, elementBytes)
+                             : pointerSide(p->dstPtr, p->dstPos, e.height);
   CUDA_MEMCPY3D copy{};
-  copy.srcXInBytes = p->srcPos.x;
-  copy.srcY = p->srcPos.y;
-  copy.srcZ = p->srcPos.z;
-  copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-  copy.srcDevice = toDevicePtr(p->srcPtr.ptr);
-  copy.srcPitch = p->srcPtr.pitch;
-  copy.srcHeight = p->srcPtr.ysize ? p->srcPtr.ysize : e.height;
-  copy.dstXInBytes = p->dstPos.x;
-  copy.dstY = p->dstPos.y;
-  copy.dstZ = p->dstPos.z;
-  copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-  copy.dstDevice = toDevicePtr(p->dstPtr.ptr);
-  copy.dstPitch = p->dstPtr.pitch;
-  copy.dstHeight = p->dstPtr.ysize ? p->dstPtr.ysize : e.height;
-  copy.WidthInBytes = e.width;
+  copy.srcXInBytes = src.xInBytes;
+  copy.srcY = src.y;
+  copy.srcZ = src.z;
+  copy.srcMemoryType = src.memoryType;
+  copy.srcDevice = src.device;
+  copy.srcArray = src.array;
+  copy.srcPitch = src.pitch;
+  copy.srcHeight = src.height;
+  copy.dstXInBytes = dst.xInBytes;
+  copy.dstY = dst.y;
+  copy.dstZ = dst.z;
+  copy.dstMemoryType = dst.memoryType;
+  copy.dstDevice = dst.device;
+  copy.dstArray = dst.array;
+  copy.dstPitch = dst.pitch;
+  copy.dstHeight = dst.height;
+  copy.WidthInBytes = widthBytes;
   copy.Height = e.height;
   copy.Depth = e.depth;
   const DriverApi &api = driver();

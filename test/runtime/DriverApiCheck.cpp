@@ -14,7 +14,11 @@
 //    each of the same kind (integer or enum, floating point, pointer to a
 //    compatible type, struct of the same size) and size;
 //  * the numeric values of the driver constants respec uses;
-//  * the layouts of CUDA_MEMCPY2D and CUDA_MEMCPY3D;
+//  * the layouts of CUDA_MEMCPY2D, CUDA_MEMCPY3D, CUDA_ARRAY3D_DESCRIPTOR,
+//    CUDA_RESOURCE_DESC, CUDA_TEXTURE_DESC and CUDA_RESOURCE_VIEW_DESC;
+//  * that the runtime API's array flags, resource types, address modes and
+//    filter modes, which the GPU runtime passes on unchanged, are the
+//    driver's;
 //  * that the runtime API's device attribute numbers (cudaDevAttr*, which
 //    the runtime passes to cuDeviceGetAttribute) are the driver's.
 //
@@ -25,11 +29,28 @@
 
 namespace {
 constexpr long long respecDeviceCpu = respec::gpu::CU_DEVICE_CPU;
+// cuda.h defines these flags as macros too.
+constexpr long long respecArray3DLayered = respec::gpu::CUDA_ARRAY3D_LAYERED;
+constexpr long long respecArray3DSurfaceLdst =
+    respec::gpu::CUDA_ARRAY3D_SURFACE_LDST;
+constexpr long long respecArray3DCubemap = respec::gpu::CUDA_ARRAY3D_CUBEMAP;
+constexpr long long respecArray3DTextureGather =
+    respec::gpu::CUDA_ARRAY3D_TEXTURE_GATHER;
+constexpr long long respecTrsfReadAsInteger =
+    respec::gpu::CU_TRSF_READ_AS_INTEGER;
+constexpr long long respecTrsfNormalizedCoordinates =
+    respec::gpu::CU_TRSF_NORMALIZED_COORDINATES;
+constexpr long long respecTrsfSrgb = respec::gpu::CU_TRSF_SRGB;
+constexpr long long respecTrsfDisableTrilinearOptimization =
+    respec::gpu::CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION;
+constexpr long long respecTrsfSeamlessCubemap =
+    respec::gpu::CU_TRSF_SEAMLESS_CUBEMAP;
 } // namespace
 
 #define __CUDA_API_VERSION_INTERNAL 1
 #include <cuda.h>
 #include <driver_types.h>
+#include <texture_types.h>
 
 #include <cstddef>
 #include <type_traits>
@@ -132,14 +153,56 @@ CONSTANT(CU_JIT_ERROR_LOG_BUFFER)
 CONSTANT(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
 CONSTANT(CU_MEMORYTYPE_HOST)
 CONSTANT(CU_MEMORYTYPE_DEVICE)
+CONSTANT(CU_MEMORYTYPE_ARRAY)
 CONSTANT(CU_MEMORYTYPE_UNIFIED)
 CONSTANT(CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
 CONSTANT(CU_POINTER_ATTRIBUTE_DEVICE_POINTER)
 CONSTANT(CU_POINTER_ATTRIBUTE_HOST_POINTER)
 CONSTANT(CU_POINTER_ATTRIBUTE_IS_MANAGED)
 CONSTANT(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
+CONSTANT(CU_AD_FORMAT_UNSIGNED_INT8)
+CONSTANT(CU_AD_FORMAT_UNSIGNED_INT16)
+CONSTANT(CU_AD_FORMAT_UNSIGNED_INT32)
+CONSTANT(CU_AD_FORMAT_SIGNED_INT8)
+CONSTANT(CU_AD_FORMAT_SIGNED_INT16)
+CONSTANT(CU_AD_FORMAT_SIGNED_INT32)
+CONSTANT(CU_AD_FORMAT_HALF)
+CONSTANT(CU_AD_FORMAT_FLOAT)
+CONSTANT(CU_AD_FORMAT_UNORM_INT8X1)
+CONSTANT(CU_AD_FORMAT_UNORM_INT8X2)
+CONSTANT(CU_AD_FORMAT_UNORM_INT8X4)
+CONSTANT(CU_AD_FORMAT_UNORM_INT16X1)
+CONSTANT(CU_AD_FORMAT_UNORM_INT16X2)
+CONSTANT(CU_AD_FORMAT_UNORM_INT16X4)
+CONSTANT(CU_AD_FORMAT_SNORM_INT8X1)
+CONSTANT(CU_AD_FORMAT_SNORM_INT8X2)
+CONSTANT(CU_AD_FORMAT_SNORM_INT8X4)
+CONSTANT(CU_AD_FORMAT_SNORM_INT16X1)
+CONSTANT(CU_AD_FORMAT_SNORM_INT16X2)
+CONSTANT(CU_AD_FORMAT_SNORM_INT16X4)
+CONSTANT(CU_RESOURCE_TYPE_ARRAY)
+CONSTANT(CU_RESOURCE_TYPE_MIPMAPPED_ARRAY)
+CONSTANT(CU_RESOURCE_TYPE_LINEAR)
+CONSTANT(CU_RESOURCE_TYPE_PITCH2D)
+CONSTANT(CU_TR_ADDRESS_MODE_WRAP)
+CONSTANT(CU_TR_ADDRESS_MODE_CLAMP)
+CONSTANT(CU_TR_ADDRESS_MODE_MIRROR)
+CONSTANT(CU_TR_ADDRESS_MODE_BORDER)
+CONSTANT(CU_TR_FILTER_MODE_POINT)
+CONSTANT(CU_TR_FILTER_MODE_LINEAR)
 #undef CONSTANT
 static_assert(respecDeviceCpu == static_cast<long long>(CU_DEVICE_CPU));
+static_assert(respecArray3DLayered == CUDA_ARRAY3D_LAYERED);
+static_assert(respecArray3DSurfaceLdst == CUDA_ARRAY3D_SURFACE_LDST);
+static_assert(respecArray3DCubemap == CUDA_ARRAY3D_CUBEMAP);
+static_assert(respecArray3DTextureGather == CUDA_ARRAY3D_TEXTURE_GATHER);
+static_assert(respecTrsfReadAsInteger == CU_TRSF_READ_AS_INTEGER);
+static_assert(respecTrsfNormalizedCoordinates ==
+              CU_TRSF_NORMALIZED_COORDINATES);
+static_assert(respecTrsfSrgb == CU_TRSF_SRGB);
+static_assert(respecTrsfDisableTrilinearOptimization ==
+              CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION);
+static_assert(respecTrsfSeamlessCubemap == CU_TRSF_SEAMLESS_CUBEMAP);
 
 #define LAYOUT(TYPE, FIELD)                                                    \
   static_assert(offsetof(gpu::TYPE, FIELD) == offsetof(::TYPE, FIELD),         \
@@ -187,7 +250,82 @@ LAYOUT(CUDA_MEMCPY3D, dstHeight)
 LAYOUT(CUDA_MEMCPY3D, WidthInBytes)
 LAYOUT(CUDA_MEMCPY3D, Height)
 LAYOUT(CUDA_MEMCPY3D, Depth)
+static_assert(sizeof(gpu::CUDA_ARRAY3D_DESCRIPTOR) ==
+              sizeof(::CUDA_ARRAY3D_DESCRIPTOR));
+static_assert(sizeof(gpu::CUDA_ARRAY3D_DESCRIPTOR::Format) ==
+              sizeof(::CUDA_ARRAY3D_DESCRIPTOR::Format));
+LAYOUT(CUDA_ARRAY3D_DESCRIPTOR, Width)
+LAYOUT(CUDA_ARRAY3D_DESCRIPTOR, Height)
+LAYOUT(CUDA_ARRAY3D_DESCRIPTOR, Depth)
+LAYOUT(CUDA_ARRAY3D_DESCRIPTOR, Format)
+LAYOUT(CUDA_ARRAY3D_DESCRIPTOR, NumChannels)
+LAYOUT(CUDA_ARRAY3D_DESCRIPTOR, Flags)
+static_assert(sizeof(gpu::CUDA_RESOURCE_DESC) == sizeof(::CUDA_RESOURCE_DESC));
+static_assert(sizeof(gpu::CUDA_RESOURCE_DESC::res) ==
+              sizeof(::CUDA_RESOURCE_DESC::res));
+LAYOUT(CUDA_RESOURCE_DESC, resType)
+LAYOUT(CUDA_RESOURCE_DESC, res)
+LAYOUT(CUDA_RESOURCE_DESC, res.array.hArray)
+LAYOUT(CUDA_RESOURCE_DESC, res.mipmap.hMipmappedArray)
+LAYOUT(CUDA_RESOURCE_DESC, res.linear.devPtr)
+LAYOUT(CUDA_RESOURCE_DESC, res.linear.format)
+LAYOUT(CUDA_RESOURCE_DESC, res.linear.numChannels)
+LAYOUT(CUDA_RESOURCE_DESC, res.linear.sizeInBytes)
+LAYOUT(CUDA_RESOURCE_DESC, res.pitch2D.devPtr)
+LAYOUT(CUDA_RESOURCE_DESC, res.pitch2D.format)
+LAYOUT(CUDA_RESOURCE_DESC, res.pitch2D.numChannels)
+LAYOUT(CUDA_RESOURCE_DESC, res.pitch2D.width)
+LAYOUT(CUDA_RESOURCE_DESC, res.pitch2D.height)
+LAYOUT(CUDA_RESOURCE_DESC, res.pitch2D.pitchInBytes)
+LAYOUT(CUDA_RESOURCE_DESC, res.reserved.reserved)
+LAYOUT(CUDA_RESOURCE_DESC, flags)
+static_assert(sizeof(gpu::CUDA_TEXTURE_DESC) == sizeof(::CUDA_TEXTURE_DESC));
+static_assert(sizeof(gpu::CUDA_TEXTURE_DESC::addressMode) ==
+              sizeof(::CUDA_TEXTURE_DESC::addressMode));
+LAYOUT(CUDA_TEXTURE_DESC, addressMode)
+LAYOUT(CUDA_TEXTURE_DESC, filterMode)
+LAYOUT(CUDA_TEXTURE_DESC, flags)
+LAYOUT(CUDA_TEXTURE_DESC, maxAnisotropy)
+LAYOUT(CUDA_TEXTURE_DESC, mipmapFilterMode)
+LAYOUT(CUDA_TEXTURE_DESC, mipmapLevelBias)
+LAYOUT(CUDA_TEXTURE_DESC, minMipmapLevelClamp)
+LAYOUT(CUDA_TEXTURE_DESC, maxMipmapLevelClamp)
+LAYOUT(CUDA_TEXTURE_DESC, borderColor)
+LAYOUT(CUDA_TEXTURE_DESC, reserved)
+static_assert(sizeof(gpu::CUDA_RESOURCE_VIEW_DESC) ==
+              sizeof(::CUDA_RESOURCE_VIEW_DESC));
+LAYOUT(CUDA_RESOURCE_VIEW_DESC, format)
+LAYOUT(CUDA_RESOURCE_VIEW_DESC, width)
+LAYOUT(CUDA_RESOURCE_VIEW_DESC, height)
+LAYOUT(CUDA_RESOURCE_VIEW_DESC, depth)
+LAYOUT(CUDA_RESOURCE_VIEW_DESC, firstMipmapLevel)
+LAYOUT(CUDA_RESOURCE_VIEW_DESC, lastMipmapLevel)
+LAYOUT(CUDA_RESOURCE_VIEW_DESC, firstLayer)
+LAYOUT(CUDA_RESOURCE_VIEW_DESC, lastLayer)
+LAYOUT(CUDA_RESOURCE_VIEW_DESC, reserved)
 #undef LAYOUT
+
+// The runtime API's values that the GPU runtime passes on unchanged are the
+// driver's.
+#define SAME_VALUE(RUNTIME, DRIVER)                                            \
+  static_assert(static_cast<long long>(::RUNTIME) ==                           \
+                    static_cast<long long>(::DRIVER),                          \
+                #RUNTIME " is not " #DRIVER);
+SAME_VALUE(cudaResourceTypeArray, CU_RESOURCE_TYPE_ARRAY)
+SAME_VALUE(cudaResourceTypeMipmappedArray, CU_RESOURCE_TYPE_MIPMAPPED_ARRAY)
+SAME_VALUE(cudaResourceTypeLinear, CU_RESOURCE_TYPE_LINEAR)
+SAME_VALUE(cudaResourceTypePitch2D, CU_RESOURCE_TYPE_PITCH2D)
+SAME_VALUE(cudaAddressModeWrap, CU_TR_ADDRESS_MODE_WRAP)
+SAME_VALUE(cudaAddressModeClamp, CU_TR_ADDRESS_MODE_CLAMP)
+SAME_VALUE(cudaAddressModeMirror, CU_TR_ADDRESS_MODE_MIRROR)
+SAME_VALUE(cudaAddressModeBorder, CU_TR_ADDRESS_MODE_BORDER)
+SAME_VALUE(cudaFilterModePoint, CU_TR_FILTER_MODE_POINT)
+SAME_VALUE(cudaFilterModeLinear, CU_TR_FILTER_MODE_LINEAR)
+#undef SAME_VALUE
+static_assert(cudaArrayLayered == CUDA_ARRAY3D_LAYERED);
+static_assert(cudaArraySurfaceLoadStore == CUDA_ARRAY3D_SURFACE_LDST);
+static_assert(cudaArrayCubemap == CUDA_ARRAY3D_CUBEMAP);
+static_assert(cudaArrayTextureGather == CUDA_ARRAY3D_TEXTURE_GATHER);
 
 // The runtime API's attribute numbers in respec's headers are the driver's
 // (the GPU runtime passes them on as they are).

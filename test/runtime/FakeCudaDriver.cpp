@@ -12,8 +12,9 @@
 //  * modules keep their PTX text: loading fails with a JIT log unless it has
 //    an `.entry`; a cubin (ELF image) is refused as built for another GPU
 //    (CUDA_ERROR_NO_BINARY_FOR_GPU, logged as `cubin refused` when logging),
-//    so that the runtime's fall-back to PTX is what runs; functions and `.global`/`.const` variables are found by
-//    name in the text, variables get zeroed host storage of their size;
+//    so that the runtime's fall-back to PTX is what runs; functions and
+//    `.global`/`.const` variables are found by name in the text, variables get
+//    zeroed host storage of their size;
 //  * streams and events run everything at once; host functions run inside
 //    cuLaunchHostFunc;
 //  * cuLaunchKernel cannot run PTX: it learns each parameter's size from the
@@ -21,7 +22,21 @@
 //    appends one line per launch:
 //      launch NAME grid=X,Y,Z block=X,Y,Z shared=N params=P0,P1,...
 //    where each Pi is the parameter's bytes in memory order (little-endian
-//    values: least significant byte first), two hex digits per byte.
+//    values: least significant byte first), two hex digits per byte;
+//  * CUDA arrays are row-major host memory (cuMemcpy2D/3D copy to and from
+//    them); texture and surface objects are numbers that keep their
+//    descriptors. When logging, cuArray3DCreate and cuTexObjectCreate /
+//    cuSurfObjectCreate append what they were given (every number decimal
+//    unless it starts with 0x, floats as %g), and the destroy calls say so:
+//      array WxHxD format=0xF channels=C flags=0xF
+//      texture ID RESOURCE address=A0,A1,A2 filter=F flags=0xF
+//        maxAnisotropy=N mipmapFilter=F mipmapBias=B mipmapClamp=MIN,MAX
+//        border=R,G,B,A
+//      surface ID RESOURCE
+//      destroy texture ID / destroy surface ID
+//    where RESOURCE is `array WxHxD format=0xF channels=C`,
+//    `linear format=0xF channels=C bytes=N` or
+//    `pitch2D format=0xF channels=C size=WxH pitch=P`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +93,21 @@ struct FakeContext {
   int device;
 };
 
+struct FakeArray {
+  CUDA_ARRAY3D_DESCRIPTOR desc;
+  size_t elementBytes;
+  std::vector<char> data;
+
+  size_t rowBytes() const { return desc.Width * elementBytes; }
+  size_t rows() const { return desc.Height ? desc.Height : 1; }
+  size_t slices() const { return desc.Depth ? desc.Depth : 1; }
+};
+
+struct FakeTexture {
+  CUDA_RESOURCE_DESC resource;
+  CUDA_TEXTURE_DESC sampler;
+};
+
 struct State {
   std::mutex mutex;
   bool initialized = false;
@@ -86,6 +116,10 @@ struct State {
   std::vector<std::unique_ptr<FakeContext>> contexts;
   size_t limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 32, 0};
   int cacheConfig = 0;
+  std::map<CUarray, std::unique_ptr<FakeArray>> arrays;
+  std::map<CUtexObject, FakeTexture> textures;
+  std::map<CUsurfObject, CUDA_RESOURCE_DESC> surfaces;
+  unsigned long long nextObject = 0x1000;
 };
 
 State &state() {
@@ -290,6 +324,133 @@ char *copyBase(int memoryType, const void *host, CUdeviceptr device) {
   return memoryType == CU_MEMORYTYPE_HOST
              ? static_cast<char *>(const_cast<void *>(host))
              : reinterpret_cast<char *>(device);
+}
+
+/// The live array `array` (the caller holds the state's mutex), or null.
+FakeArray *findArray(State &s, CUarray array) {
+  auto it = s.arrays.find(array);
+  return it == s.arrays.end() ? nullptr : it->second.get();
+}
+
+/// Bytes per element of `format` with `channels` channels; 0 if the fake
+/// does not know the format or the channel count does not fit it.
+size_t elementBytesOf(int format, unsigned channels) {
+  if (channels != 1 && channels != 2 && channels != 4)
+    return 0;
+  switch (format) {
+  case CU_AD_FORMAT_UNSIGNED_INT8:
+  case CU_AD_FORMAT_SIGNED_INT8:
+    return channels;
+  case CU_AD_FORMAT_UNSIGNED_INT16:
+  case CU_AD_FORMAT_SIGNED_INT16:
+  case CU_AD_FORMAT_HALF:
+    return 2 * channels;
+  case CU_AD_FORMAT_UNSIGNED_INT32:
+  case CU_AD_FORMAT_SIGNED_INT32:
+  case CU_AD_FORMAT_FLOAT:
+    return 4 * channels;
+  case CU_AD_FORMAT_UNORM_INT8X1:
+  case CU_AD_FORMAT_SNORM_INT8X1:
+    return channels == 1 ? 1 : 0;
+  case CU_AD_FORMAT_UNORM_INT8X2:
+  case CU_AD_FORMAT_SNORM_INT8X2:
+    return channels == 2 ? 2 : 0;
+  case CU_AD_FORMAT_UNORM_INT8X4:
+  case CU_AD_FORMAT_SNORM_INT8X4:
+    return channels == 4 ? 4 : 0;
+  case CU_AD_FORMAT_UNORM_INT16X1:
+  case CU_AD_FORMAT_SNORM_INT16X1:
+    return channels == 1 ? 2 : 0;
+  case CU_AD_FORMAT_UNORM_INT16X2:
+  case CU_AD_FORMAT_SNORM_INT16X2:
+    return channels == 2 ? 4 : 0;
+  case CU_AD_FORMAT_UNORM_INT16X4:
+  case CU_AD_FORMAT_SNORM_INT16X4:
+    return channels == 4 ? 8 : 0;
+  default:
+    return 0;
+  }
+}
+
+/// A copy side in host terms: its first byte, pitch and slice height, after
+/// checking an array side's region (x in bytes, then rows and slices).
+CUresult resolveCopySide(State &s, int memoryType, const void *host,
+                         CUdeviceptr device, CUarray array, size_t pitch,
+                         size_t height, size_t x, size_t y, size_t z,
+                         const CUDA_MEMCPY3D &p, char **base,
+                         size_t *resolvedPitch, size_t *resolvedHeight) {
+  if (memoryType != CU_MEMORYTYPE_ARRAY) {
+    if (p.WidthInBytes > pitch)
+      return CUDA_ERROR_INVALID_VALUE;
+    *base = copyBase(memoryType, host, device);
+    *resolvedPitch = pitch;
+    *resolvedHeight = height;
+    return CUDA_SUCCESS;
+  }
+  FakeArray *a = findArray(s, array);
+  if (!a)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (x % a->elementBytes || p.WidthInBytes % a->elementBytes ||
+      x + p.WidthInBytes > a->rowBytes() || y + p.Height > a->rows() ||
+      z + p.Depth > a->slices())
+    return CUDA_ERROR_INVALID_VALUE;
+  *base = a->data.data();
+  *resolvedPitch = a->rowBytes();
+  *resolvedHeight = a->rows();
+  return CUDA_SUCCESS;
+}
+
+/// The log's words for a resource.
+std::string describeResource(State &s, const CUDA_RESOURCE_DESC &r) {
+  char buffer[256];
+  switch (r.resType) {
+  case CU_RESOURCE_TYPE_ARRAY: {
+    const FakeArray *a = findArray(s, r.res.array.hArray);
+    std::snprintf(buffer, sizeof(buffer),
+                  "array %zux%zux%zu format=0x%x channels=%u", a->desc.Width,
+                  a->desc.Height, a->desc.Depth, a->desc.Format,
+                  a->desc.NumChannels);
+    break;
+  }
+  case CU_RESOURCE_TYPE_LINEAR:
+    std::snprintf(buffer, sizeof(buffer),
+                  "linear format=0x%x channels=%u bytes=%zu",
+                  r.res.linear.format, r.res.linear.numChannels,
+                  r.res.linear.sizeInBytes);
+    break;
+  default:
+    std::snprintf(buffer, sizeof(buffer),
+                  "pitch2D format=0x%x channels=%u size=%zux%zu pitch=%zu",
+                  r.res.pitch2D.format, r.res.pitch2D.numChannels,
+                  r.res.pitch2D.width, r.res.pitch2D.height,
+                  r.res.pitch2D.pitchInBytes);
+    break;
+  }
+  return buffer;
+}
+
+/// Checks a resource the way the driver documents it: an array that is
+/// live, or linear memory with a known format.
+CUresult checkResource(State &s, const CUDA_RESOURCE_DESC *r) {
+  if (!r || r->flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  switch (r->resType) {
+  case CU_RESOURCE_TYPE_ARRAY:
+    return findArray(s, r->res.array.hArray) ? CUDA_SUCCESS
+                                             : CUDA_ERROR_INVALID_HANDLE;
+  case CU_RESOURCE_TYPE_LINEAR:
+    return r->res.linear.devPtr && elementBytesOf(r->res.linear.format,
+                                                  r->res.linear.numChannels)
+               ? CUDA_SUCCESS
+               : CUDA_ERROR_INVALID_VALUE;
+  case CU_RESOURCE_TYPE_PITCH2D:
+    return r->res.pitch2D.devPtr && elementBytesOf(r->res.pitch2D.format,
+                                                   r->res.pitch2D.numChannels)
+               ? CUDA_SUCCESS
+               : CUDA_ERROR_INVALID_VALUE;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
 }
 
 bool isValidContext() { return currentContext != nullptr; }
@@ -938,18 +1099,28 @@ CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext, CUdeviceptr src, CUcontext,
 }
 
 CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) {
-  if (p->srcArray || p->dstArray)
-    return CUDA_ERROR_INVALID_VALUE;
-  char *src = copyBase(p->srcMemoryType, p->srcHost, p->srcDevice);
-  char *dst = copyBase(p->dstMemoryType, p->dstHost, p->dstDevice);
-  size_t srcSlice = p->srcPitch * p->srcHeight;
-  size_t dstSlice = p->dstPitch * p->dstHeight;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  char *src = nullptr, *dst = nullptr;
+  size_t srcPitch = 0, srcHeight = 0, dstPitch = 0, dstHeight = 0;
+  if (CUresult result = resolveCopySide(
+          s, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray,
+          p->srcPitch, p->srcHeight, p->srcXInBytes, p->srcY, p->srcZ, *p, &src,
+          &srcPitch, &srcHeight))
+    return result;
+  if (CUresult result = resolveCopySide(
+          s, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray,
+          p->dstPitch, p->dstHeight, p->dstXInBytes, p->dstY, p->dstZ, *p, &dst,
+          &dstPitch, &dstHeight))
+    return result;
+  size_t srcSlice = srcPitch * srcHeight;
+  size_t dstSlice = dstPitch * dstHeight;
   for (size_t z = 0; z < p->Depth; ++z)
     for (size_t y = 0; y < p->Height; ++y)
-      std::memmove(dst + (p->dstZ + z) * dstSlice +
-                       (p->dstY + y) * p->dstPitch + p->dstXInBytes,
-                   src + (p->srcZ + z) * srcSlice +
-                       (p->srcY + y) * p->srcPitch + p->srcXInBytes,
+      std::memmove(dst + (p->dstZ + z) * dstSlice + (p->dstY + y) * dstPitch +
+                       p->dstXInBytes,
+                   src + (p->srcZ + z) * srcSlice + (p->srcY + y) * srcPitch +
+                       p->srcXInBytes,
                    p->WidthInBytes);
   return CUDA_SUCCESS;
 }
@@ -959,15 +1130,13 @@ CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream) {
 }
 
 CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) {
-  if (p->srcArray || p->dstArray || p->WidthInBytes > p->srcPitch ||
-      p->WidthInBytes > p->dstPitch)
-    return CUDA_ERROR_INVALID_VALUE;
   CUDA_MEMCPY3D copy{};
   copy.srcXInBytes = p->srcXInBytes;
   copy.srcY = p->srcY;
   copy.srcMemoryType = p->srcMemoryType;
   copy.srcHost = p->srcHost;
   copy.srcDevice = p->srcDevice;
+  copy.srcArray = p->srcArray;
   copy.srcPitch = p->srcPitch;
   copy.srcHeight = p->Height;
   copy.dstXInBytes = p->dstXInBytes;
@@ -975,6 +1144,7 @@ CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) {
   copy.dstMemoryType = p->dstMemoryType;
   copy.dstHost = p->dstHost;
   copy.dstDevice = p->dstDevice;
+  copy.dstArray = p->dstArray;
   copy.dstPitch = p->dstPitch;
   copy.dstHeight = p->Height;
   copy.WidthInBytes = p->WidthInBytes;
@@ -985,6 +1155,121 @@ CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) {
 
 CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream) {
   return cuMemcpy2D_v2(p);
+}
+
+// CUDA arrays, texture objects and surface objects.
+
+CUresult cuArray3DCreate_v2(CUarray *array,
+                            const CUDA_ARRAY3D_DESCRIPTOR *desc) {
+  if (!isValidContext())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (!array || !desc)
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t elementBytes = elementBytesOf(desc->Format, desc->NumChannels);
+  bool layered = desc->Flags & CUDA_ARRAY3D_LAYERED;
+  if (!elementBytes || desc->Width == 0 || (desc->Flags & ~0xfu) ||
+      (layered ? desc->Depth == 0 : (desc->Height == 0 && desc->Depth != 0)))
+    return CUDA_ERROR_INVALID_VALUE;
+  auto created = std::make_unique<FakeArray>();
+  created->desc = *desc;
+  created->elementBytes = elementBytes;
+  created->data.assign(
+      created->rowBytes() * created->rows() * created->slices(), 0);
+  char buffer[160];
+  std::snprintf(buffer, sizeof(buffer),
+                "array %zux%zux%zu format=0x%x channels=%u flags=0x%x\n",
+                desc->Width, desc->Height, desc->Depth, desc->Format,
+                desc->NumChannels, desc->Flags);
+  appendLogLine(buffer);
+  *array = reinterpret_cast<CUarray>(created.get());
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.arrays[*array] = std::move(created);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuArrayDestroy(CUarray array) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return s.arrays.erase(array) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuTexObjectCreate(CUtexObject *texture,
+                           const CUDA_RESOURCE_DESC *resource,
+                           const CUDA_TEXTURE_DESC *sampler,
+                           const CUDA_RESOURCE_VIEW_DESC *view) {
+  if (!isValidContext())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (!texture || !sampler || view)
+    return CUDA_ERROR_INVALID_VALUE;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (CUresult result = checkResource(s, resource))
+    return result;
+  for (int mode : sampler->addressMode)
+    if (mode < CU_TR_ADDRESS_MODE_WRAP || mode > CU_TR_ADDRESS_MODE_BORDER)
+      return CUDA_ERROR_INVALID_VALUE;
+  if (sampler->filterMode != CU_TR_FILTER_MODE_POINT &&
+      sampler->filterMode != CU_TR_FILTER_MODE_LINEAR)
+    return CUDA_ERROR_INVALID_VALUE;
+  unsigned long long id = s.nextObject++;
+  s.textures[id] = FakeTexture{*resource, *sampler};
+  char buffer[512];
+  std::snprintf(buffer, sizeof(buffer),
+                " address=%d,%d,%d filter=%d flags=0x%x maxAnisotropy=%u "
+                "mipmapFilter=%d mipmapBias=%g mipmapClamp=%g,%g "
+                "border=%g,%g,%g,%g\n",
+                sampler->addressMode[0], sampler->addressMode[1],
+                sampler->addressMode[2], sampler->filterMode, sampler->flags,
+                sampler->maxAnisotropy, sampler->mipmapFilterMode,
+                sampler->mipmapLevelBias, sampler->minMipmapLevelClamp,
+                sampler->maxMipmapLevelClamp, sampler->borderColor[0],
+                sampler->borderColor[1], sampler->borderColor[2],
+                sampler->borderColor[3]);
+  appendLogLine("texture " + std::to_string(id) + " " +
+                describeResource(s, *resource) + buffer);
+  *texture = id;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuTexObjectDestroy(CUtexObject texture) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.textures.erase(texture))
+    return CUDA_ERROR_INVALID_VALUE;
+  appendLogLine("destroy texture " + std::to_string(texture) + "\n");
+  return CUDA_SUCCESS;
+}
+
+CUresult cuSurfObjectCreate(CUsurfObject *surface,
+                            const CUDA_RESOURCE_DESC *resource) {
+  if (!isValidContext())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (!surface || !resource || resource->resType != CU_RESOURCE_TYPE_ARRAY)
+    return CUDA_ERROR_INVALID_VALUE;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (CUresult result = checkResource(s, resource))
+    return result;
+  // The driver requires arrays created for surface load/store.
+  if (!(findArray(s, resource->res.array.hArray)->desc.Flags &
+        CUDA_ARRAY3D_SURFACE_LDST))
+    return CUDA_ERROR_INVALID_VALUE;
+  unsigned long long id = s.nextObject++;
+  s.surfaces[id] = *resource;
+  appendLogLine("surface " + std::to_string(id) + " " +
+                describeResource(s, *resource) + "\n");
+  *surface = id;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuSurfObjectDestroy(CUsurfObject surface) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.surfaces.erase(surface))
+    return CUDA_ERROR_INVALID_VALUE;
+  appendLogLine("destroy surface " + std::to_string(surface) + "\n");
+  return CUDA_SUCCESS;
 }
 
 CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char value,

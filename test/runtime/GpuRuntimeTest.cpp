@@ -292,6 +292,376 @@ void checkMemoryPools() {
   CHECK_OK(cudaStreamSynchronize(nullptr));
 }
 
+/// The lines of the fake driver's log that start with `prefix`.
+std::vector<std::string> logLines(const std::string &prefix) {
+  std::vector<std::string> lines;
+  for (const std::string &line : readLog())
+    if (line.compare(0, prefix.size(), prefix) == 0)
+      lines.push_back(line);
+  return lines;
+}
+
+/// Checks that the fake logged exactly `expected` for lines starting with
+/// the first word of `expected[0]`.
+void checkLogged(const std::vector<std::string> &expected,
+                 const std::string &prefix) {
+  std::vector<std::string> got = logLines(prefix);
+  CHECK(got == expected);
+  if (got != expected) {
+    for (const std::string &line : got)
+      std::fprintf(stderr, "got:      %s\n", line.c_str());
+    for (const std::string &line : expected)
+      std::fprintf(stderr, "expected: %s\n", line.c_str());
+  }
+}
+
+/// CUDA arrays, texture and surface objects are the driver's: the fake logs
+/// the descriptors it receives, and keeps arrays in host memory.
+void checkArraysAndTextures() {
+  truncate(logPath.c_str(), 0);
+  cudaChannelFormatDesc uchar4Desc =
+      cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+  cudaChannelFormatDesc floatDesc =
+      cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+  cudaChannelFormatDesc short2Desc =
+      cudaCreateChannelDesc(16, 16, 0, 0, cudaChannelFormatKindSigned);
+  cudaChannelFormatDesc halfDesc =
+      cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindFloat);
+  cudaChannelFormatDesc unormDesc = cudaCreateChannelDesc(
+      8, 8, 0, 0, cudaChannelFormatKindUnsignedNormalized8X2);
+  CHECK(uchar4Desc.x == 8 && uchar4Desc.w == 8 &&
+        uchar4Desc.f == cudaChannelFormatKindUnsigned);
+  cudaArray_t line = nullptr, image = nullptr, volume = nullptr,
+              layers = nullptr, unorm = nullptr, copy = nullptr;
+  CHECK_OK(cudaMallocArray(&line, &uchar4Desc, 16));
+  CHECK_OK(
+      cudaMallocArray(&image, &floatDesc, 8, 4, cudaArraySurfaceLoadStore));
+  CHECK_OK(cudaMalloc3DArray(&volume, &short2Desc, make_cudaExtent(4, 3, 2)));
+  CHECK_OK(cudaMalloc3DArray(&layers, &halfDesc, make_cudaExtent(5, 2, 3),
+                             cudaArrayLayered));
+  CHECK_OK(cudaMallocArray(&unorm, &unormDesc, 10));
+  CHECK_OK(cudaMallocArray(&copy, &floatDesc, 8, 4));
+  checkLogged({"array 16x0x0 format=0x1 channels=4 flags=0x0",
+               "array 8x4x0 format=0x20 channels=1 flags=0x2",
+               "array 4x3x2 format=0x9 channels=2 flags=0x0",
+               "array 5x2x3 format=0x10 channels=1 flags=0x1",
+               "array 10x0x0 format=0xc1 channels=2 flags=0x0",
+               "array 8x4x0 format=0x20 channels=1 flags=0x0"},
+              "array ");
+
+  cudaChannelFormatDesc desc = {};
+  cudaExtent extent = {};
+  unsigned flags = 42;
+  CHECK_OK(cudaArrayGetInfo(&desc, &extent, &flags, volume));
+  CHECK(std::memcmp(&desc, &short2Desc, sizeof(desc)) == 0);
+  CHECK(extent.width == 4 && extent.height == 3 && extent.depth == 2 &&
+        flags == 0);
+  CHECK_OK(cudaArrayGetInfo(&desc, &extent, &flags, layers));
+  CHECK(extent.width == 5 && extent.height == 2 && extent.depth == 3 &&
+        flags == cudaArrayLayered);
+  CHECK_OK(cudaArrayGetInfo(nullptr, &extent, nullptr, line));
+  CHECK(extent.width == 16 && extent.height == 0 && extent.depth == 0);
+  CHECK_OK(cudaGetChannelDesc(&desc, image));
+  CHECK(std::memcmp(&desc, &floatDesc, sizeof(desc)) == 0);
+
+  // 2-D copies in and out, whole and in part (offsets and widths in bytes).
+  float host[4][8], back[4][8] = {};
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 8; ++x)
+      host[y][x] = static_cast<float>(y * 8 + x);
+  CHECK_OK(cudaMemcpy2DToArray(image, 0, 0, host, sizeof(host[0]),
+                               sizeof(host[0]), 4, cudaMemcpyHostToDevice));
+  CHECK_OK(cudaMemcpy2DFromArray(back, sizeof(back[0]), image, 0, 0,
+                                 sizeof(back[0]), 4, cudaMemcpyDeviceToHost));
+  CHECK(std::memcmp(host, back, sizeof(host)) == 0);
+  float tile[2][3] = {};
+  CHECK_OK(cudaMemcpy2DFromArray(tile, sizeof(tile[0]), image, 2 * 4, 1,
+                                 sizeof(tile[0]), 2, cudaMemcpyDeviceToHost));
+  CHECK(tile[0][0] == host[1][2] && tile[1][2] == host[2][4]);
+  CHECK_EQ_ERR(cudaMemcpy2DFromArray(tile, sizeof(tile[0]), image, 2, 1,
+                                     sizeof(tile[0]), 2,
+                                     cudaMemcpyDeviceToHost),
+               cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaMemcpy2DToArray(image, 4 * 4, 0, host, sizeof(host[0]),
+                                   sizeof(host[0]), 4, cudaMemcpyHostToDevice),
+               cudaErrorInvalidValue);
+  CHECK_OK(cudaMemcpy2DArrayToArray(copy, 0, 0, image, 0, 0, sizeof(host[0]), 4,
+                                    cudaMemcpyDeviceToDevice));
+  std::memset(back, 0, sizeof(back));
+  CHECK_OK(cudaMemcpy2DFromArray(back, sizeof(back[0]), copy, 0, 0,
+                                 sizeof(back[0]), 4, cudaMemcpyDeviceToHost));
+  CHECK(std::memcmp(host, back, sizeof(host)) == 0);
+
+  // 3-D copies with positions: the array's x counts short2 elements.
+  int16_t block[2][2][2][2]; // [z][y][x][channel]
+  for (int i = 0; i < 16; ++i)
+    (&block[0][0][0][0])[i] = static_cast<int16_t>(i + 1);
+  cudaMemcpy3DParms p = {};
+  p.srcPtr = make_cudaPitchedPtr(block, sizeof(block[0][0]), 2, 2);
+  p.dstArray = volume;
+  p.dstPos = make_cudaPos(1, 1, 0);
+  p.extent = make_cudaExtent(2, 2, 2);
+  p.kind = cudaMemcpyHostToDevice;
+  CHECK_OK(cudaMemcpy3D(&p));
+  int16_t whole[2][3][4][2] = {};
+  cudaMemcpy3DParms q = {};
+  q.srcArray = volume;
+  q.dstPtr = make_cudaPitchedPtr(whole, sizeof(whole[0][0]), 4, 3);
+  q.extent = make_cudaExtent(4, 3, 2);
+  q.kind = cudaMemcpyDeviceToHost;
+  CHECK_OK(cudaMemcpy3D(&q));
+  bool volumeMatches = true;
+  for (int z = 0; z < 2; ++z)
+    for (int y = 0; y < 3; ++y)
+      for (int x = 0; x < 4; ++x)
+        for (int c = 0; c < 2; ++c) {
+          bool inside = x >= 1 && x < 3 && y >= 1;
+          int16_t expected = inside ? block[z][y - 1][x - 1][c] : 0;
+          volumeMatches = volumeMatches && whole[z][y][x][c] == expected;
+        }
+  CHECK(volumeMatches);
+  int16_t slice[2][2][2] = {};
+  q.srcPos = make_cudaPos(1, 1, 1);
+  q.dstPtr = make_cudaPitchedPtr(slice, sizeof(slice[0]), 2, 2);
+  q.extent = make_cudaExtent(2, 2, 1);
+  CHECK_OK(cudaMemcpy3D(&q));
+  CHECK(std::memcmp(slice, block[1], sizeof(slice)) == 0);
+  q.srcPos = make_cudaPos(3, 0, 0); // two elements from x = 3 of 4
+  CHECK_EQ_ERR(cudaMemcpy3D(&q), cudaErrorInvalidValue);
+  // A layer of the layered array.
+  uint16_t halves[2][5], halvesBack[3][2][5] = {};
+  for (int i = 0; i < 10; ++i)
+    (&halves[0][0])[i] = static_cast<uint16_t>(0x3c00 + i);
+  p = {};
+  p.srcPtr = make_cudaPitchedPtr(halves, sizeof(halves[0]), 5, 2);
+  p.dstArray = layers;
+  p.dstPos = make_cudaPos(0, 0, 2);
+  p.extent = make_cudaExtent(5, 2, 1);
+  p.kind = cudaMemcpyHostToDevice;
+  CHECK_OK(cudaMemcpy3DAsync(&p, nullptr));
+  q = {};
+  q.srcArray = layers;
+  q.dstPtr = make_cudaPitchedPtr(halvesBack, sizeof(halvesBack[0][0]), 5, 2);
+  q.extent = make_cudaExtent(5, 2, 3);
+  q.kind = cudaMemcpyDeviceToHost;
+  CHECK_OK(cudaMemcpy3D(&q));
+  CHECK(std::memcmp(halvesBack[2], halves, sizeof(halves)) == 0 &&
+        halvesBack[1][1][4] == 0);
+
+  // The deprecated linear copies continue into the following rows: 12
+  // floats from (6 floats, row 1) are 2 floats of row 1, all of row 2 and 2
+  // of row 3.
+  float linear[12], linearBack[12] = {};
+  for (int i = 0; i < 12; ++i)
+    linear[i] = 100.0f + i;
+  CHECK_OK(cudaMemcpyToArray(image, 6 * 4, 1, linear, sizeof(linear),
+                             cudaMemcpyHostToDevice));
+  CHECK_OK(cudaMemcpy2DFromArray(back, sizeof(back[0]), image, 0, 0,
+                                 sizeof(back[0]), 4, cudaMemcpyDeviceToHost));
+  float expectedImage[4][8];
+  std::memcpy(expectedImage, host, sizeof(host));
+  std::memcpy(&expectedImage[1][6], linear, sizeof(linear));
+  CHECK(std::memcmp(back, expectedImage, sizeof(back)) == 0);
+  CHECK_OK(cudaMemcpyFromArray(linearBack, image, 6 * 4, 1, sizeof(linearBack),
+                               cudaMemcpyDeviceToHost));
+  CHECK(std::memcmp(linear, linearBack, sizeof(linear)) == 0);
+  CHECK_OK(cudaMemcpyArrayToArray(copy, 0, 0, image, 0, 0, sizeof(back),
+                                  cudaMemcpyDeviceToDevice));
+  std::memset(back, 0, sizeof(back));
+  CHECK_OK(cudaMemcpyFromArray(back, copy, 0, 0, sizeof(back),
+                               cudaMemcpyDeviceToHost));
+  CHECK(std::memcmp(back, expectedImage, sizeof(back)) == 0);
+  CHECK_EQ_ERR(cudaMemcpyToArray(image, 0, 3, linear, sizeof(linear),
+                                 cudaMemcpyHostToDevice),
+               cudaErrorInvalidValue);
+  // In a 3-D array the rows continue into the next slice: 40 bytes from
+  // (8 bytes, row 2) of the 16-byte rows end in row 1 of slice 1.
+  unsigned char volumeBytes[96], volumeBack[96], pattern[40];
+  CHECK_OK(cudaMemcpyFromArray(volumeBytes, volume, 0, 0, sizeof(volumeBytes),
+                               cudaMemcpyDeviceToHost));
+  CHECK(std::memcmp(volumeBytes, whole, sizeof(whole)) == 0);
+  for (int i = 0; i < 40; ++i)
+    pattern[i] = static_cast<unsigned char>(0xa0 + i);
+  CHECK_OK(cudaMemcpyToArrayAsync(volume, 8, 2, pattern, sizeof(pattern),
+                                  cudaMemcpyHostToDevice, nullptr));
+  CHECK_OK(cudaMemcpyFromArray(volumeBack, volume, 0, 0, sizeof(volumeBack),
+                               cudaMemcpyDeviceToHost));
+  std::memcpy(volumeBytes + 2 * 16 + 8, pattern, sizeof(pattern));
+  CHECK(std::memcmp(volumeBack, volumeBytes, sizeof(volumeBytes)) == 0);
+  CHECK_EQ_ERR(
+      cudaMemcpyToArray(volume, 2, 0, pattern, 4, cudaMemcpyHostToDevice),
+      cudaErrorInvalidValue);
+
+  // Texture objects: from an array, linear memory and pitched memory.
+  truncate(logPath.c_str(), 0);
+  cudaResourceDesc resource = {};
+  resource.resType = cudaResourceTypeArray;
+  resource.res.array.array = image;
+  cudaTextureDesc sampler = {};
+  sampler.addressMode[0] = cudaAddressModeBorder;
+  sampler.addressMode[1] = cudaAddressModeClamp;
+  sampler.addressMode[2] = cudaAddressModeWrap;
+  sampler.filterMode = cudaFilterModeLinear;
+  sampler.readMode = cudaReadModeElementType;
+  sampler.normalizedCoords = 1;
+  sampler.maxAnisotropy = 4;
+  sampler.borderColor[0] = 0.25f;
+  sampler.borderColor[1] = 0.5f;
+  sampler.borderColor[2] = 0.75f;
+  sampler.borderColor[3] = 1.0f;
+  cudaTextureObject_t fromArray = 0, fromLinear = 0, fromPitch = 0,
+                      fromUnorm = 0;
+  CHECK_OK(cudaCreateTextureObject(&fromArray, &resource, &sampler, nullptr));
+  cudaResourceDesc resourceBack = {};
+  CHECK_OK(cudaGetTextureObjectResourceDesc(&resourceBack, fromArray));
+  CHECK(resourceBack.resType == cudaResourceTypeArray &&
+        resourceBack.res.array.array == image);
+  cudaTextureDesc samplerBack = {};
+  CHECK_OK(cudaGetTextureObjectTextureDesc(&samplerBack, fromArray));
+  CHECK(std::memcmp(&samplerBack, &sampler, sizeof(sampler)) == 0);
+
+  unsigned char *bytes = nullptr;
+  CHECK_OK(cudaMalloc(&bytes, 256));
+  resource = {};
+  resource.resType = cudaResourceTypeLinear;
+  resource.res.linear.devPtr = bytes;
+  resource.res.linear.desc = uchar4Desc;
+  resource.res.linear.sizeInBytes = 256;
+  cudaTextureDesc pointSampler = {};
+  pointSampler.readMode = cudaReadModeElementType;
+  CHECK_OK(
+      cudaCreateTextureObject(&fromLinear, &resource, &pointSampler, nullptr));
+
+  void *pitched = nullptr;
+  size_t pitch = 0;
+  CHECK_OK(cudaMallocPitch(&pitched, &pitch, 16 * 2, 4));
+  resource = {};
+  resource.resType = cudaResourceTypePitch2D;
+  resource.res.pitch2D.devPtr = pitched;
+  resource.res.pitch2D.desc =
+      cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindUnsigned);
+  resource.res.pitch2D.width = 16;
+  resource.res.pitch2D.height = 4;
+  resource.res.pitch2D.pitchInBytes = pitch;
+  cudaTextureDesc normalizedSampler = {};
+  normalizedSampler.addressMode[0] = cudaAddressModeMirror;
+  normalizedSampler.readMode = cudaReadModeNormalizedFloat;
+  normalizedSampler.normalizedCoords = 1;
+  CHECK_OK(cudaCreateTextureObject(&fromPitch, &resource, &normalizedSampler,
+                                   nullptr));
+  // The normalized-integer formats are never read as integers.
+  resource = {};
+  resource.resType = cudaResourceTypeArray;
+  resource.res.array.array = unorm;
+  CHECK_OK(
+      cudaCreateTextureObject(&fromUnorm, &resource, &pointSampler, nullptr));
+  std::string tail = " mipmapFilter=0 mipmapBias=0 mipmapClamp=0,0";
+  checkLogged({"texture " + std::to_string(fromArray) +
+                   " array 8x4x0 format=0x20 channels=1 address=3,1,0 "
+                   "filter=1 flags=0x2 maxAnisotropy=4" +
+                   tail + " border=0.25,0.5,0.75,1",
+               "texture " + std::to_string(fromLinear) +
+                   " linear format=0x1 channels=4 bytes=256 address=0,0,0 "
+                   "filter=0 flags=0x1 maxAnisotropy=0" +
+                   tail + " border=0,0,0,0",
+               "texture " + std::to_string(fromPitch) +
+                   " pitch2D format=0x2 channels=1 size=16x4 pitch=" +
+                   std::to_string(pitch) +
+                   " address=2,0,0 filter=0 flags=0x2 maxAnisotropy=0" + tail +
+                   " border=0,0,0,0",
+               "texture " + std::to_string(fromUnorm) +
+                   " array 10x0x0 format=0xc1 channels=2 address=0,0,0 "
+                   "filter=0 flags=0x0 maxAnisotropy=0" +
+                   tail + " border=0,0,0,0"},
+              "texture ");
+  for (cudaTextureObject_t t : {fromArray, fromLinear, fromPitch, fromUnorm})
+    CHECK_OK(cudaDestroyTextureObject(t));
+  checkLogged({"destroy texture " + std::to_string(fromArray),
+               "destroy texture " + std::to_string(fromLinear),
+               "destroy texture " + std::to_string(fromPitch),
+               "destroy texture " + std::to_string(fromUnorm)},
+              "destroy texture ");
+  CHECK_EQ_ERR(cudaDestroyTextureObject(fromArray), cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaGetTextureObjectResourceDesc(&resourceBack, fromArray),
+               cudaErrorInvalidValue);
+  CHECK_OK(cudaDestroyTextureObject(0));
+
+  // Surface objects need an array allocated for surface load/store.
+  cudaSurfaceObject_t surface = 0;
+  resource = {};
+  resource.resType = cudaResourceTypeArray;
+  resource.res.array.array = image;
+  CHECK_OK(cudaCreateSurfaceObject(&surface, &resource));
+  CHECK(surface != 0);
+  resourceBack = {};
+  CHECK_OK(cudaGetSurfaceObjectResourceDesc(&resourceBack, surface));
+  CHECK(resourceBack.resType == cudaResourceTypeArray &&
+        resourceBack.res.array.array == image);
+  CHECK_OK(cudaDestroySurfaceObject(surface));
+  checkLogged({"surface " + std::to_string(surface) +
+               " array 8x4x0 format=0x20 channels=1"},
+              "surface ");
+  checkLogged({"destroy surface " + std::to_string(surface)},
+              "destroy surface ");
+  CHECK_EQ_ERR(cudaDestroySurfaceObject(surface), cudaErrorInvalidValue);
+  resource.res.array.array = volume;
+  CHECK_EQ_ERR(cudaCreateSurfaceObject(&surface, &resource),
+               cudaErrorInvalidValue);
+  resource = {};
+  resource.resType = cudaResourceTypeLinear;
+  resource.res.linear.devPtr = bytes;
+  resource.res.linear.desc = uchar4Desc;
+  resource.res.linear.sizeInBytes = 256;
+  CHECK_EQ_ERR(cudaCreateSurfaceObject(&surface, &resource),
+               cudaErrorInvalidValue);
+
+  // Errors: 3-channel formats, mipmapped arrays, resource views, handles
+  // that are not arrays, and freeing an array twice.
+  cudaChannelFormatDesc float3Desc =
+      cudaCreateChannelDesc(32, 32, 32, 0, cudaChannelFormatKindFloat);
+  cudaArray_t invalid = nullptr;
+  CHECK_EQ_ERR(cudaMallocArray(&invalid, &float3Desc, 4),
+               cudaErrorInvalidChannelDescriptor);
+  resource.res.linear.desc = float3Desc;
+  cudaTextureObject_t texture = 0;
+  CHECK_EQ_ERR(
+      cudaCreateTextureObject(&texture, &resource, &pointSampler, nullptr),
+      cudaErrorInvalidChannelDescriptor);
+  resource = {};
+  resource.resType = cudaResourceTypeMipmappedArray;
+  CHECK_EQ_ERR(
+      cudaCreateTextureObject(&texture, &resource, &pointSampler, nullptr),
+      cudaErrorNotSupported);
+  resource = {};
+  resource.resType = cudaResourceTypeArray;
+  resource.res.array.array = image;
+  cudaResourceViewDesc view = {};
+  CHECK_EQ_ERR(
+      cudaCreateTextureObject(&texture, &resource, &pointSampler, &view),
+      cudaErrorNotSupported);
+  auto notAnArray = reinterpret_cast<cudaArray_t>(bytes);
+  resource.res.array.array = notAnArray;
+  CHECK_EQ_ERR(
+      cudaCreateTextureObject(&texture, &resource, &pointSampler, nullptr),
+      cudaErrorInvalidResourceHandle);
+  CHECK_EQ_ERR(cudaArrayGetInfo(&desc, &extent, &flags, notAnArray),
+               cudaErrorInvalidResourceHandle);
+  CHECK_EQ_ERR(cudaMemcpy2DToArray(notAnArray, 0, 0, host, sizeof(host[0]),
+                                   sizeof(host[0]), 4, cudaMemcpyHostToDevice),
+               cudaErrorInvalidResourceHandle);
+  CHECK_EQ_ERR(cudaMemcpyToArray(notAnArray, 0, 0, linear, sizeof(linear),
+                                 cudaMemcpyHostToDevice),
+               cudaErrorInvalidResourceHandle);
+  for (cudaArray_t array : {line, image, volume, layers, unorm, copy})
+    CHECK_OK(cudaFreeArray(array));
+  CHECK_EQ_ERR(cudaFreeArray(line), cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaGetChannelDesc(&desc, line), cudaErrorInvalidResourceHandle);
+  CHECK_OK(cudaFreeArray(nullptr));
+  CHECK_OK(cudaFree(pitched));
+  CHECK_OK(cudaFree(bytes));
+  cudaGetLastError();
+}
+
 void checkSymbols() {
   const unsigned values[4] = {1, 2, 3, 4};
   unsigned back[4] = {};
@@ -490,6 +860,7 @@ int main(int argc, char **argv) {
   checkDevice();
   checkMemory();
   checkMemoryPools();
+  checkArraysAndTextures();
   checkSymbols();
   checkLaunches();
   checkStreams();

@@ -1,0 +1,951 @@
+//===- Textures.cpp - CUDA arrays, texture and surface objects on the GPU -===//
+//
+// CUDA arrays, texture objects and surface objects are the driver's
+// (cuArray3DCreate, cuTexObjectCreate, cuSurfObjectCreate): a cudaArray_t is
+// the driver's CUarray and the object handles are the driver's. The runtime
+// keeps what the driver cannot be asked safely (a handle that is not an
+// array may crash it): a registry of the live arrays with their channel
+// descriptors, extents and flags, and the runtime descriptors each texture
+// and surface object was created from. Copies to and from arrays become
+// cudaMemcpy3D-style copies (copy3D in Memcpy.cpp), so they share its checks
+// and its stream ordering.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Textures.h"
+
+#include "../common/Backend.h"
+#include "../common/Diagnostics.h"
+#include "Context.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+using namespace respec;
+using namespace respec::gpu;
+
+namespace {
+
+/// What a cudaChannelFormatDesc means to the driver.
+struct ChannelFormat {
+  int format; ///< CUarray_format
+  unsigned channels;
+  size_t bytes; ///< per element
+  /// Signed or unsigned integer texels (not the normalized kinds), which
+  /// cudaReadModeElementType reads as integers.
+  bool integer;
+};
+
+/// The driver's format of `desc`, or false with the reason in `problem`.
+bool channelFormatOf(const cudaChannelFormatDesc &desc, ChannelFormat *out,
+                     std::string *problem) {
+  auto normalized = [&](int format, unsigned channels, size_t bits) {
+    *out = ChannelFormat{format, channels, channels * bits / 8, false};
+    return true;
+  };
+  switch (desc.f) {
+  case cudaChannelFormatKindUnsignedNormalized8X1:
+    return normalized(CU_AD_FORMAT_UNORM_INT8X1, 1, 8);
+  case cudaChannelFormatKindUnsignedNormalized8X2:
+    return normalized(CU_AD_FORMAT_UNORM_INT8X2, 2, 8);
+  case cudaChannelFormatKindUnsignedNormalized8X4:
+    return normalized(CU_AD_FORMAT_UNORM_INT8X4, 4, 8);
+  case cudaChannelFormatKindUnsignedNormalized16X1:
+    return normalized(CU_AD_FORMAT_UNORM_INT16X1, 1, 16);
+  case cudaChannelFormatKindUnsignedNormalized16X2:
+    return normalized(CU_AD_FORMAT_UNORM_INT16X2, 2, 16);
+  case cudaChannelFormatKindUnsignedNormalized16X4:
+    return normalized(CU_AD_FORMAT_UNORM_INT16X4, 4, 16);
+  case cudaChannelFormatKindSignedNormalized8X1:
+    return normalized(CU_AD_FORMAT_SNORM_INT8X1, 1, 8);
+  case cudaChannelFormatKindSignedNormalized8X2:
+    return normalized(CU_AD_FORMAT_SNORM_INT8X2, 2, 8);
+  case cudaChannelFormatKindSignedNormalized8X4:
+    return normalized(CU_AD_FORMAT_SNORM_INT8X4, 4, 8);
+  case cudaChannelFormatKindSignedNormalized16X1:
+    return normalized(CU_AD_FORMAT_SNORM_INT16X1, 1, 16);
+  case cudaChannelFormatKindSignedNormalized16X2:
+    return normalized(CU_AD_FORMAT_SNORM_INT16X2, 2, 16);
+  case cudaChannelFormatKindSignedNormalized16X4:
+    return normalized(CU_AD_FORMAT_SNORM_INT16X4, 4, 16);
+  case cudaChannelFormatKindSigned:
+  case cudaChannelFormatKindUnsigned:
+  case cudaChannelFormatKindFloat:
+    break;
+  default:
+    *problem = "channel format kind " + std::to_string(desc.f) +
+               " is not supported by respec";
+    return false;
+  }
+  int widths[4] = {desc.x, desc.y, desc.z, desc.w};
+  int channels = 0;
+  while (channels < 4 && widths[channels] != 0)
+    ++channels;
+  for (int i = channels; i < 4; ++i)
+    if (widths[i] != 0)
+      channels = -1;
+  int bits = desc.x;
+  bool sameWidths =
+      channels > 0 &&
+      std::all_of(widths, widths + channels, [&](int w) { return w == bits; });
+  bool validWidth = desc.f == cudaChannelFormatKindFloat
+                        ? bits == 16 || bits == 32
+                        : bits == 8 || bits == 16 || bits == 32;
+  if (!sameWidths || !validWidth) {
+    *problem = "channel widths {" + std::to_string(desc.x) + ", " +
+               std::to_string(desc.y) + ", " + std::to_string(desc.z) + ", " +
+               std::to_string(desc.w) + "} do not describe a texel";
+    return false;
+  }
+  if (channels == 3) {
+    *problem = "CUDA arrays and textures have 1, 2 or 4 channels, not 3";
+    return false;
+  }
+  int format;
+  if (desc.f == cudaChannelFormatKindFloat)
+    format = bits == 16 ? CU_AD_FORMAT_HALF : CU_AD_FORMAT_FLOAT;
+  else if (desc.f == cudaChannelFormatKindSigned)
+    format = bits == 8    ? CU_AD_FORMAT_SIGNED_INT8
+             : bits == 16 ? CU_AD_FORMAT_SIGNED_INT16
+                          : CU_AD_FORMAT_SIGNED_INT32;
+  else
+    format = bits == 8    ? CU_AD_FORMAT_UNSIGNED_INT8
+             : bits == 16 ? CU_AD_FORMAT_UNSIGNED_INT16
+                          : CU_AD_FORMAT_UNSIGNED_INT32;
+  *out = ChannelFormat{format, static_cast<unsigned>(channels),
+                       static_cast<size_t>(channels * bits / 8),
+                       desc.f != cudaChannelFormatKindFloat};
+  return true;
+}
+
+/// channelFormatOf, reporting cudaErrorInvalidChannelDescriptor for `call`.
+cudaError_t formatFor(const cudaChannelFormatDesc &desc, ChannelFormat *out,
+                      const char *call) {
+  std::string problem;
+  if (!channelFormatOf(desc, out, &problem))
+    return reportError(cudaErrorInvalidChannelDescriptor, call, "%s",
+                       problem.c_str());
+  return cudaSuccess;
+}
+
+/// A live CUDA array as the runtime allocated it.
+struct ArrayInfo {
+  cudaChannelFormatDesc desc;
+  /// As allocated: height 0 for 1-D arrays, depth 0 for 1-D and 2-D ones;
+  /// for layered arrays the depth is the number of layers.
+  cudaExtent extent;
+  unsigned flags;
+  ChannelFormat format;
+
+  size_t rowBytes() const { return extent.width * format.bytes; }
+  size_t rows() const { return extent.height ? extent.height : 1; }
+  size_t slices() const { return extent.depth ? extent.depth : 1; }
+};
+
+struct TextureInfo {
+  cudaResourceDesc resource;
+  cudaTextureDesc sampler;
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::unordered_map<CUarray, ArrayInfo> arrays;
+  std::unordered_map<CUtexObject, TextureInfo> textures;
+  std::unordered_map<CUsurfObject, cudaResourceDesc> surfaces;
+};
+
+Registry &registry() {
+  static Registry *instance = new Registry;
+  return *instance;
+}
+
+CUarray toDriverArray(const cudaArray *array) {
+  return reinterpret_cast<CUarray>(const_cast<cudaArray *>(array));
+}
+
+bool findArray(const cudaArray *array, ArrayInfo *info) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.arrays.find(toDriverArray(array));
+  if (!array || it == r.arrays.end())
+    return false;
+  *info = it->second;
+  return true;
+}
+
+cudaError_t checkArray(const cudaArray *array, ArrayInfo *info,
+                       const char *call) {
+  return findArray(array, info)
+             ? cudaSuccess
+             : reportError(cudaErrorInvalidResourceHandle, call,
+                           "%p is not a CUDA array", (const void *)array);
+}
+
+constexpr unsigned knownArrayFlags = cudaArrayLayered |
+                                     cudaArraySurfaceLoadStore |
+                                     cudaArrayCubemap | cudaArrayTextureGather;
+
+unsigned toDriverArrayFlags(unsigned flags) {
+  unsigned result = 0;
+  if (flags & cudaArrayLayered)
+    result |= CUDA_ARRAY3D_LAYERED;
+  if (flags & cudaArraySurfaceLoadStore)
+    result |= CUDA_ARRAY3D_SURFACE_LDST;
+  if (flags & cudaArrayCubemap)
+    result |= CUDA_ARRAY3D_CUBEMAP;
+  if (flags & cudaArrayTextureGather)
+    result |= CUDA_ARRAY3D_TEXTURE_GATHER;
+  return result;
+}
+
+cudaError_t allocateArray(cudaArray_t *array, const cudaChannelFormatDesc *desc,
+                          cudaExtent extent, unsigned flags, const char *call) {
+  if (!array || !desc)
+    return reportError(cudaErrorInvalidValue, call, "null pointer argument");
+  ArrayInfo info{*desc, extent, flags, {}};
+  if (cudaError_t error = formatFor(*desc, &info.format, call))
+    return error;
+  if (flags & ~knownArrayFlags)
+    return reportError(cudaErrorInvalidValue, call, "unknown flags 0x%x",
+                       flags);
+  if (extent.width == 0)
+    return reportError(cudaErrorInvalidValue, call, "width 0");
+  if (flags & cudaArrayLayered) {
+    if (extent.depth == 0)
+      return reportError(cudaErrorInvalidValue, call,
+                         "a layered array needs at least one layer (depth)");
+  } else if (extent.height == 0 && extent.depth != 0) {
+    return reportError(cudaErrorInvalidValue, call, "depth %zu with height 0",
+                       extent.depth);
+  }
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess)
+    return status;
+  CUDA_ARRAY3D_DESCRIPTOR d{};
+  d.Width = extent.width;
+  d.Height = extent.height;
+  d.Depth = extent.depth;
+  d.Format = info.format.format;
+  d.NumChannels = info.format.channels;
+  d.Flags = toDriverArrayFlags(flags);
+  CUarray handle = nullptr;
+  status = checkDriver(driver().array3DCreate(&handle, &d), call);
+  if (status != cudaSuccess)
+    return status;
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.arrays[handle] = info;
+  *array = reinterpret_cast<cudaArray_t>(handle);
+  return cudaSuccess;
+}
+
+/// A byte offset into an array's rows as an element position; CUDA requires
+/// offsets and widths in whole elements.
+bool toElements(const ArrayInfo &array, size_t bytes, size_t *elements,
+                const char *what, const char *call) {
+  if (bytes % array.format.bytes) {
+    reportError(cudaErrorInvalidValue, call,
+                "%s %zu is not a multiple of the array's %zu-byte elements",
+                what, bytes, array.format.bytes);
+    return false;
+  }
+  *elements = bytes / array.format.bytes;
+  return true;
+}
+
+/// The 2-D copies between arrays and linear memory (offsets and widths in
+/// bytes, as the runtime API states them).
+cudaError_t copy2DWithArray(cudaArray_t dstArray, cudaArray_const_t srcArray,
+                            size_t dstX, size_t dstY, size_t srcX, size_t srcY,
+                            void *dst, size_t dpitch, const void *src,
+                            size_t spitch, size_t width, size_t height,
+                            cudaMemcpyKind kind, Ordering order,
+                            const char *call) {
+  ArrayInfo dstInfo, srcInfo;
+  if (dstArray)
+    if (cudaError_t error = checkArray(dstArray, &dstInfo, call))
+      return error;
+  if (srcArray)
+    if (cudaError_t error = checkArray(srcArray, &srcInfo, call))
+      return error;
+  const ArrayInfo &units = dstArray ? dstInfo : srcInfo;
+  cudaMemcpy3DParms p = {};
+  if (!toElements(units, width, &p.extent.width, "width", call))
+    return cudaErrorInvalidValue;
+  p.extent.height = height;
+  p.extent.depth = 1;
+  p.kind = kind;
+  if (dstArray) {
+    p.dstArray = dstArray;
+    if (!toElements(dstInfo, dstX, &p.dstPos.x, "offset", call))
+      return cudaErrorInvalidValue;
+    p.dstPos.y = dstY;
+  } else {
+    p.dstPtr = make_cudaPitchedPtr(dst, dpitch, width, height);
+  }
+  if (srcArray) {
+    p.srcArray = const_cast<cudaArray_t>(srcArray);
+    if (!toElements(srcInfo, srcX, &p.srcPos.x, "offset", call))
+      return cudaErrorInvalidValue;
+    p.srcPos.y = srcY;
+  } else {
+    p.srcPtr =
+        make_cudaPitchedPtr(const_cast<void *>(src), spitch, width, height);
+  }
+  return copy3D(&p, order, call);
+}
+
+/// One side of a deprecated linear copy: a CUDA array, whose bytes are
+/// numbered row by row and slice by slice (layer by layer), or memory.
+struct LinearSide {
+  cudaArray_t array;
+  ArrayInfo info;
+  char *memory;
+  size_t offset; ///< bytes from the start of the array or of `memory`
+};
+
+/// Checks the array side `side` for a copy of `count` bytes from (`x`
+/// bytes, `y` rows) and sets its starting offset.
+cudaError_t startLinearSide(LinearSide &side, size_t x, size_t y, size_t count,
+                            const char *call) {
+  if (cudaError_t error = checkArray(side.array, &side.info, call))
+    return error;
+  const ArrayInfo &a = side.info;
+  size_t total = a.rowBytes() * a.rows() * a.slices();
+  side.offset = y * a.rowBytes() + x;
+  if (x > a.rowBytes() || y > a.rows() || side.offset > total ||
+      count > total - side.offset)
+    return reportError(cudaErrorInvalidValue, call,
+                       "%zu bytes at (%zu, %zu) run past the array's end",
+                       count, x, y);
+  if (x % a.format.bytes || count % a.format.bytes)
+    return reportError(cudaErrorInvalidValue, call,
+                       "%zu bytes at offset %zu are not whole %zu-byte "
+                       "elements of the array",
+                       count, x, a.format.bytes);
+  return cudaSuccess;
+}
+
+/// The deprecated linear copies: `count` bytes from (wOffset bytes, hOffset
+/// rows) on, continuing into the following rows. Each run of the range that
+/// is a rectangle on every array side becomes one 3-D copy: with linear
+/// memory on the other side, a 2-D array's range is at most a partial first
+/// row, whole rows and a partial last row.
+cudaError_t copyLinearWithArray(cudaArray_t dstArray,
+                                cudaArray_const_t srcArray, size_t dstX,
+                                size_t dstY, size_t srcX, size_t srcY,
+                                void *dst, const void *src, size_t count,
+                                cudaMemcpyKind kind, Ordering order,
+                                const char *call) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+    return reportError(cudaErrorInvalidMemcpyDirection, call, "kind %d",
+                       static_cast<int>(kind));
+  LinearSide to{dstArray, {}, static_cast<char *>(dst), 0};
+  LinearSide from{const_cast<cudaArray_t>(srcArray),
+                  {},
+                  static_cast<char *>(const_cast<void *>(src)),
+                  0};
+  if (to.array)
+    if (cudaError_t error = startLinearSide(to, dstX, dstY, count, call))
+      return error;
+  if (from.array)
+    if (cudaError_t error = startLinearSide(from, srcX, srcY, count, call))
+      return error;
+  if (count == 0)
+    return enterContext(call);
+  if ((!to.array && !to.memory) || (!from.array && !from.memory))
+    return reportError(cudaErrorInvalidValue, call, "null pointer");
+  size_t elementBytes = (to.array ? to.info : from.info).format.bytes;
+  for (size_t done = 0; done < count;) {
+    size_t remaining = count - done;
+    LinearSide *sides[2] = {&to, &from};
+    // Where each array side stands, and the largest rectangle that fits it.
+    size_t x[2] = {}, y[2] = {}, z[2] = {};
+    bool aligned = true, wholeSlices = true;
+    size_t rowBytes = 0, rows = 0;
+    size_t width = remaining, height = SIZE_MAX, depth = SIZE_MAX;
+    for (int i = 0; i < 2; ++i) {
+      const LinearSide &s = *sides[i];
+      if (!s.array)
+        continue;
+      const ArrayInfo &a = s.info;
+      x[i] = s.offset % a.rowBytes();
+      size_t row = s.offset / a.rowBytes();
+      y[i] = row % a.rows();
+      z[i] = row / a.rows();
+      width = std::min(width, a.rowBytes() - x[i]);
+      height = std::min(height, a.rows() - y[i]);
+      depth = std::min(depth, a.slices() - z[i]);
+      aligned = aligned && x[i] == 0 && (!rowBytes || rowBytes == a.rowBytes());
+      wholeSlices = wholeSlices && y[i] == 0 && (!rows || rows == a.rows());
+      rowBytes = a.rowBytes();
+      rows = a.rows();
+    }
+    if (!aligned || remaining < rowBytes) {
+      height = depth = 1; // a partial row
+    } else {
+      width = rowBytes;
+      height = std::min(height, remaining / rowBytes);
+      if (wholeSlices && height == rows)
+        depth = std::min(depth, remaining / (rowBytes * rows));
+      else
+        depth = 1;
+    }
+    cudaMemcpy3DParms p = {};
+    p.kind = kind;
+    p.extent = make_cudaExtent(width / elementBytes, height, depth);
+    for (int i = 0; i < 2; ++i) {
+      LinearSide &s = *sides[i];
+      cudaArray_t &array = i == 0 ? p.dstArray : p.srcArray;
+      cudaPos &pos = i == 0 ? p.dstPos : p.srcPos;
+      cudaPitchedPtr &ptr = i == 0 ? p.dstPtr : p.srcPtr;
+      if (s.array) {
+        array = s.array;
+        pos = make_cudaPos(x[i] / s.info.format.bytes, y[i], z[i]);
+      } else {
+        ptr = make_cudaPitchedPtr(s.memory + s.offset, width, width, height);
+      }
+    }
+    if (cudaError_t error = copy3D(&p, order, call))
+      return error;
+    size_t piece = width * height * depth;
+    to.offset += piece;
+    from.offset += piece;
+    done += piece;
+  }
+  return cudaSuccess;
+}
+
+constexpr Ordering synchronous{nullptr, false};
+Ordering onStream(cudaStream_t stream) { return Ordering{stream, true}; }
+
+} // namespace
+
+namespace respec {
+namespace gpu {
+
+bool arrayShape(const cudaArray *array, size_t *elementBytes, size_t size[3]) {
+  ArrayInfo info;
+  if (!findArray(array, &info))
+    return false;
+  *elementBytes = info.format.bytes;
+  size[0] = info.extent.width;
+  size[1] = info.rows();
+  size[2] = info.slices();
+  return true;
+}
+
+} // namespace gpu
+} // namespace respec
+
+//===----------------------------------------------------------------------===//
+// CUDA arrays.
+//===----------------------------------------------------------------------===//
+
+extern "C" cudaChannelFormatDesc
+cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f) {
+  return cudaChannelFormatDesc{x, y, z, w, f};
+}
+
+extern "C" cudaError_t cudaMallocArray(cudaArray_t *array,
+                                       const cudaChannelFormatDesc *desc,
+                                       size_t width, size_t height,
+                                       unsigned int flags) {
+  if (flags & cudaArrayLayered)
+    return reportError(cudaErrorInvalidValue, "cudaMallocArray",
+                       "layered arrays come from cudaMalloc3DArray");
+  return allocateArray(array, desc, make_cudaExtent(width, height, 0), flags,
+                       "cudaMallocArray");
+}
+
+extern "C" cudaError_t cudaMalloc3DArray(cudaArray_t *array,
+                                         const cudaChannelFormatDesc *desc,
+                                         cudaExtent extent,
+                                         unsigned int flags) {
+  return allocateArray(array, desc, extent, flags, "cudaMalloc3DArray");
+}
+
+extern "C" cudaError_t cudaFreeArray(cudaArray_t array) {
+  const char *call = "cudaFreeArray";
+  if (!array)
+    return cudaSuccess;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (!r.arrays.erase(toDriverArray(array)))
+      return reportError(cudaErrorInvalidValue, call, "%p is not a CUDA array",
+                         (void *)array);
+  }
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess)
+    return status;
+  return checkDriver(driver().arrayDestroy(toDriverArray(array)), call);
+}
+
+extern "C" cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc *desc,
+                                        cudaExtent *extent, unsigned int *flags,
+                                        cudaArray_t array) {
+  ArrayInfo info;
+  if (cudaError_t error = checkArray(array, &info, "cudaArrayGetInfo"))
+    return error;
+  if (desc)
+    *desc = info.desc;
+  if (extent)
+    *extent = info.extent;
+  if (flags)
+    *flags = info.flags;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc *desc,
+                                          cudaArray_const_t array) {
+  if (!desc)
+    return reportError(cudaErrorInvalidValue, "cudaGetChannelDesc");
+  ArrayInfo info;
+  if (cudaError_t error = checkArray(array, &info, "cudaGetChannelDesc"))
+    return error;
+  *desc = info.desc;
+  return cudaSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Copies to and from CUDA arrays.
+//===----------------------------------------------------------------------===//
+
+extern "C" cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset,
+                                           size_t hOffset, const void *src,
+                                           size_t spitch, size_t width,
+                                           size_t height, cudaMemcpyKind kind) {
+  return copy2DWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, 0, src,
+                         spitch, width, height, kind, synchronous,
+                         "cudaMemcpy2DToArray");
+}
+
+extern "C" cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset,
+                                                size_t hOffset, const void *src,
+                                                size_t spitch, size_t width,
+                                                size_t height,
+                                                cudaMemcpyKind kind,
+                                                cudaStream_t stream) {
+  return copy2DWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, 0, src,
+                         spitch, width, height, kind, onStream(stream),
+                         "cudaMemcpy2DToArrayAsync");
+}
+
+extern "C" cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch,
+                                             cudaArray_const_t src,
+                                             size_t wOffset, size_t hOffset,
+                                             size_t width, size_t height,
+                                             cudaMemcpyKind kind) {
+  return copy2DWithArray(nullptr, src, 0, 0, wOffset, hOffset, dst, dpitch,
+                         nullptr, 0, width, height, kind, synchronous,
+                         "cudaMemcpy2DFromArray");
+}
+
+extern "C" cudaError_t
+cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src,
+                           size_t wOffset, size_t hOffset, size_t width,
+                           size_t height, cudaMemcpyKind kind,
+                           cudaStream_t stream) {
+  return copy2DWithArray(nullptr, src, 0, 0, wOffset, hOffset, dst, dpitch,
+                         nullptr, 0, width, height, kind, onStream(stream),
+                         "cudaMemcpy2DFromArrayAsync");
+}
+
+extern "C" cudaError_t
+cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                         cudaArray_const_t src, size_t wOffsetSrc,
+                         size_t hOffsetSrc, size_t width, size_t height,
+                         cudaMemcpyKind kind) {
+  return copy2DWithArray(dst, src, wOffsetDst, hOffsetDst, wOffsetSrc,
+                         hOffsetSrc, nullptr, 0, nullptr, 0, width, height,
+                         kind, synchronous, "cudaMemcpy2DArrayToArray");
+}
+
+extern "C" cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset,
+                                         size_t hOffset, const void *src,
+                                         size_t count, cudaMemcpyKind kind) {
+  return copyLinearWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, src,
+                             count, kind, synchronous, "cudaMemcpyToArray");
+}
+
+extern "C" cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset,
+                                              size_t hOffset, const void *src,
+                                              size_t count, cudaMemcpyKind kind,
+                                              cudaStream_t stream) {
+  return copyLinearWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, src,
+                             count, kind, onStream(stream),
+                             "cudaMemcpyToArrayAsync");
+}
+
+extern "C" cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src,
+                                           size_t wOffset, size_t hOffset,
+                                           size_t count, cudaMemcpyKind kind) {
+  return copyLinearWithArray(nullptr, src, 0, 0, wOffset, hOffset, dst, nullptr,
+                             count, kind, synchronous, "cudaMemcpyFromArray");
+}
+
+extern "C" cudaError_t
+cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
+                         size_t hOffset, size_t count, cudaMemcpyKind kind,
+                         cudaStream_t stream) {
+  return copyLinearWithArray(nullptr, src, 0, 0, wOffset, hOffset, dst, nullptr,
+                             count, kind, onStream(stream),
+                             "cudaMemcpyFromArrayAsync");
+}
+
+extern "C" cudaError_t
+cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                       cudaArray_const_t src, size_t wOffsetSrc,
+                       size_t hOffsetSrc, size_t count, cudaMemcpyKind kind) {
+  return copyLinearWithArray(dst, src, wOffsetDst, hOffsetDst, wOffsetSrc,
+                             hOffsetSrc, nullptr, nullptr, count, kind,
+                             synchronous, "cudaMemcpyArrayToArray");
+}
+
+//===----------------------------------------------------------------------===//
+// Per-thread default stream variants (_ptds, _ptsz).
+//===----------------------------------------------------------------------===//
+
+extern "C" cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t wOffset,
+                                                size_t hOffset, const void *src,
+                                                size_t spitch, size_t width,
+                                                size_t height,
+                                                cudaMemcpyKind kind) {
+  return copy2DWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, 0, src,
+                         spitch, width, height, kind, perThreadSynchronous,
+                         "cudaMemcpy2DToArray");
+}
+
+extern "C" cudaError_t
+cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                              const void *src, size_t spitch, size_t width,
+                              size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream) {
+  return copy2DWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, 0, src,
+                         spitch, width, height, kind, onPerThreadStream(stream),
+                         "cudaMemcpy2DToArrayAsync");
+}
+
+extern "C" cudaError_t
+cudaMemcpy2DFromArray_ptds(void *dst, size_t dpitch, cudaArray_const_t src,
+                           size_t wOffset, size_t hOffset, size_t width,
+                           size_t height, cudaMemcpyKind kind) {
+  return copy2DWithArray(nullptr, src, 0, 0, wOffset, hOffset, dst, dpitch,
+                         nullptr, 0, width, height, kind, perThreadSynchronous,
+                         "cudaMemcpy2DFromArray");
+}
+
+extern "C" cudaError_t
+cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch, cudaArray_const_t src,
+                                size_t wOffset, size_t hOffset, size_t width,
+                                size_t height, cudaMemcpyKind kind,
+                                cudaStream_t stream) {
+  return copy2DWithArray(
+      nullptr, src, 0, 0, wOffset, hOffset, dst, dpitch, nullptr, 0, width,
+      height, kind, onPerThreadStream(stream), "cudaMemcpy2DFromArrayAsync");
+}
+
+extern "C" cudaError_t cudaMemcpy2DArrayToArray_ptds(
+    cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+    cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t width,
+    size_t height, cudaMemcpyKind kind) {
+  return copy2DWithArray(dst, src, wOffsetDst, hOffsetDst, wOffsetSrc,
+                         hOffsetSrc, nullptr, 0, nullptr, 0, width, height,
+                         kind, perThreadSynchronous,
+                         "cudaMemcpy2DArrayToArray");
+}
+
+extern "C" cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset,
+                                              size_t hOffset, const void *src,
+                                              size_t count,
+                                              cudaMemcpyKind kind) {
+  return copyLinearWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, src,
+                             count, kind, perThreadSynchronous,
+                             "cudaMemcpyToArray");
+}
+
+extern "C" cudaError_t
+cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                            const void *src, size_t count, cudaMemcpyKind kind,
+                            cudaStream_t stream) {
+  return copyLinearWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, src,
+                             count, kind, onPerThreadStream(stream),
+                             "cudaMemcpyToArrayAsync");
+}
+
+extern "C" cudaError_t
+cudaMemcpyFromArray_ptds(void *dst, cudaArray_const_t src, size_t wOffset,
+                         size_t hOffset, size_t count, cudaMemcpyKind kind) {
+  return copyLinearWithArray(nullptr, src, 0, 0, wOffset, hOffset, dst, nullptr,
+                             count, kind, perThreadSynchronous,
+                             "cudaMemcpyFromArray");
+}
+
+extern "C" cudaError_t
+cudaMemcpyFromArrayAsync_ptsz(void *dst, cudaArray_const_t src, size_t wOffset,
+                              size_t hOffset, size_t count, cudaMemcpyKind kind,
+                              cudaStream_t stream) {
+  return copyLinearWithArray(nullptr, src, 0, 0, wOffset, hOffset, dst, nullptr,
+                             count, kind, onPerThreadStream(stream),
+                             "cudaMemcpyFromArrayAsync");
+}
+
+extern "C" cudaError_t
+cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst,
+                            size_t hOffsetDst, cudaArray_const_t src,
+                            size_t wOffsetSrc, size_t hOffsetSrc, size_t count,
+                            cudaMemcpyKind kind) {
+  return copyLinearWithArray(dst, src, wOffsetDst, hOffsetDst, wOffsetSrc,
+                             hOffsetSrc, nullptr, nullptr, count, kind,
+                             perThreadSynchronous, "cudaMemcpyArrayToArray");
+}
+
+//===----------------------------------------------------------------------===//
+// Texture and surface objects.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The driver's description of `resource`, and the format of its texels.
+/// Surface objects (`forSurface`) take CUDA arrays only.
+cudaError_t toDriverResource(const cudaResourceDesc &resource, bool forSurface,
+                             CUDA_RESOURCE_DESC *out, ChannelFormat *format,
+                             const char *call) {
+  *out = CUDA_RESOURCE_DESC{};
+  out->resType = static_cast<int>(resource.resType);
+  out->flags = resource.flags;
+  switch (resource.resType) {
+  case cudaResourceTypeArray: {
+    ArrayInfo info;
+    if (cudaError_t error = checkArray(resource.res.array.array, &info, call))
+      return error;
+    if (forSurface && !(info.flags & cudaArraySurfaceLoadStore))
+      return reportError(cudaErrorInvalidValue, call,
+                         "the array was allocated without "
+                         "cudaArraySurfaceLoadStore");
+    out->res.array.hArray = toDriverArray(resource.res.array.array);
+    *format = info.format;
+    return cudaSuccess;
+  }
+  case cudaResourceTypeMipmappedArray:
+    return reportError(cudaErrorNotSupported, call,
+                       "mipmapped arrays are not supported by respec");
+  case cudaResourceTypeLinear:
+  case cudaResourceTypePitch2D:
+    if (forSurface)
+      return reportError(cudaErrorInvalidValue, call,
+                         "surface objects need a CUDA array resource");
+    break;
+  default:
+    return reportError(cudaErrorInvalidValue, call, "resource type %d",
+                       static_cast<int>(resource.resType));
+  }
+  if (resource.resType == cudaResourceTypeLinear) {
+    const auto &linear = resource.res.linear;
+    if (cudaError_t error = formatFor(linear.desc, format, call))
+      return error;
+    if (!linear.devPtr)
+      return reportError(cudaErrorInvalidValue, call, "null devPtr");
+    out->res.linear.devPtr = toDevicePtr(linear.devPtr);
+    out->res.linear.format = format->format;
+    out->res.linear.numChannels = format->channels;
+    out->res.linear.sizeInBytes = linear.sizeInBytes;
+    return cudaSuccess;
+  }
+  const auto &pitch = resource.res.pitch2D;
+  if (cudaError_t error = formatFor(pitch.desc, format, call))
+    return error;
+  if (!pitch.devPtr || pitch.width == 0 || pitch.height == 0)
+    return reportError(cudaErrorInvalidValue, call,
+                       "null devPtr or empty extent");
+  if (pitch.pitchInBytes < pitch.width * format->bytes)
+    return reportError(cudaErrorInvalidPitchValue, call,
+                       "pitch %zu is less than a row of %zu texels",
+                       pitch.pitchInBytes, pitch.width);
+  out->res.pitch2D.devPtr = toDevicePtr(pitch.devPtr);
+  out->res.pitch2D.format = format->format;
+  out->res.pitch2D.numChannels = format->channels;
+  out->res.pitch2D.width = pitch.width;
+  out->res.pitch2D.height = pitch.height;
+  out->res.pitch2D.pitchInBytes = pitch.pitchInBytes;
+  return cudaSuccess;
+}
+
+/// The driver's sampler for `s` on texels of `format`: address and filter
+/// modes have the same numbers; the read mode, coordinates and sRGB become
+/// flags.
+cudaError_t toDriverSampler(const cudaTextureDesc &s,
+                            const ChannelFormat &format, CUDA_TEXTURE_DESC *out,
+                            const char *call) {
+  for (cudaTextureAddressMode mode : s.addressMode)
+    if (mode < cudaAddressModeWrap || mode > cudaAddressModeBorder)
+      return reportError(cudaErrorInvalidValue, call, "address mode %d",
+                         static_cast<int>(mode));
+  for (cudaTextureFilterMode mode : {s.filterMode, s.mipmapFilterMode})
+    if (mode != cudaFilterModePoint && mode != cudaFilterModeLinear)
+      return reportError(cudaErrorInvalidValue, call, "filter mode %d",
+                         static_cast<int>(mode));
+  if (s.readMode != cudaReadModeElementType &&
+      s.readMode != cudaReadModeNormalizedFloat)
+    return reportError(cudaErrorInvalidValue, call, "read mode %d",
+                       static_cast<int>(s.readMode));
+  *out = CUDA_TEXTURE_DESC{};
+  for (int d = 0; d < 3; ++d)
+    out->addressMode[d] = static_cast<int>(s.addressMode[d]);
+  out->filterMode = static_cast<int>(s.filterMode);
+  if (s.readMode == cudaReadModeElementType && format.integer)
+    out->flags |= CU_TRSF_READ_AS_INTEGER;
+  if (s.normalizedCoords)
+    out->flags |= CU_TRSF_NORMALIZED_COORDINATES;
+  if (s.sRGB)
+    out->flags |= CU_TRSF_SRGB;
+  if (s.disableTrilinearOptimization)
+    out->flags |= CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION;
+  if (s.seamlessCubemap)
+    out->flags |= CU_TRSF_SEAMLESS_CUBEMAP;
+  out->maxAnisotropy = s.maxAnisotropy;
+  out->mipmapFilterMode = static_cast<int>(s.mipmapFilterMode);
+  out->mipmapLevelBias = s.mipmapLevelBias;
+  out->minMipmapLevelClamp = s.minMipmapLevelClamp;
+  out->maxMipmapLevelClamp = s.maxMipmapLevelClamp;
+  for (int c = 0; c < 4; ++c)
+    out->borderColor[c] = s.borderColor[c];
+  return cudaSuccess;
+}
+
+} // namespace
+
+extern "C" cudaError_t cudaCreateTextureObject(
+    cudaTextureObject_t *pTexObject, const cudaResourceDesc *pResDesc,
+    const cudaTextureDesc *pTexDesc, const cudaResourceViewDesc *pResViewDesc) {
+  const char *call = "cudaCreateTextureObject";
+  if (!pTexObject || !pResDesc || !pTexDesc)
+    return reportError(cudaErrorInvalidValue, call, "null pointer argument");
+  if (pResViewDesc)
+    return reportError(cudaErrorNotSupported, call,
+                       "resource views are not supported by respec");
+  CUDA_RESOURCE_DESC resource;
+  ChannelFormat format;
+  if (cudaError_t error =
+          toDriverResource(*pResDesc, false, &resource, &format, call))
+    return error;
+  CUDA_TEXTURE_DESC sampler;
+  if (cudaError_t error = toDriverSampler(*pTexDesc, format, &sampler, call))
+    return error;
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess)
+    return status;
+  CUtexObject texture = 0;
+  status = checkDriver(
+      driver().texObjectCreate(&texture, &resource, &sampler, nullptr), call);
+  if (status != cudaSuccess)
+    return status;
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.textures[texture] = TextureInfo{*pResDesc, *pTexDesc};
+  *pTexObject = texture;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
+  const char *call = "cudaDestroyTextureObject";
+  if (!texObject)
+    return cudaSuccess;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (!r.textures.erase(texObject))
+      return reportError(cudaErrorInvalidValue, call,
+                         "0x%llx is not a texture object", texObject);
+  }
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess)
+    return status;
+  return checkDriver(driver().texObjectDestroy(texObject), call);
+}
+
+extern "C" cudaError_t
+cudaGetTextureObjectResourceDesc(cudaResourceDesc *pResDesc,
+                                 cudaTextureObject_t texObject) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.textures.find(texObject);
+  if (!pResDesc || it == r.textures.end())
+    return reportError(cudaErrorInvalidValue,
+                       "cudaGetTextureObjectResourceDesc");
+  *pResDesc = it->second.resource;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t
+cudaGetTextureObjectTextureDesc(cudaTextureDesc *pTexDesc,
+                                cudaTextureObject_t texObject) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.textures.find(texObject);
+  if (!pTexDesc || it == r.textures.end())
+    return reportError(cudaErrorInvalidValue,
+                       "cudaGetTextureObjectTextureDesc");
+  *pTexDesc = it->second.sampler;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t
+cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                        const cudaResourceDesc *pResDesc) {
+  const char *call = "cudaCreateSurfaceObject";
+  if (!pSurfObject || !pResDesc)
+    return reportError(cudaErrorInvalidValue, call, "null pointer argument");
+  CUDA_RESOURCE_DESC resource;
+  ChannelFormat format;
+  if (cudaError_t error =
+          toDriverResource(*pResDesc, true, &resource, &format, call))
+    return error;
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess)
+    return status;
+  CUsurfObject surface = 0;
+  status = checkDriver(driver().surfObjectCreate(&surface, &resource), call);
+  if (status != cudaSuccess)
+    return status;
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.surfaces[surface] = *pResDesc;
+  *pSurfObject = surface;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t
+cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
+  const char *call = "cudaDestroySurfaceObject";
+  if (!surfObject)
+    return cudaSuccess;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (!r.surfaces.erase(surfObject))
+      return reportError(cudaErrorInvalidValue, call,
+                         "0x%llx is not a surface object", surfObject);
+  }
+  cudaError_t status = enterContext(call);
+  if (status != cudaSuccess)
+    return status;
+  return checkDriver(driver().surfObjectDestroy(surfObject), call);
+}
+
+extern "C" cudaError_t
+cudaGetSurfaceObjectResourceDesc(cudaResourceDesc *pResDesc,
+                                 cudaSurfaceObject_t surfObject) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.surfaces.find(surfObject);
+  if (!pResDesc || it == r.surfaces.end())
+    return reportError(cudaErrorInvalidValue,
+                       "cudaGetSurfaceObjectResourceDesc");
+  *pResDesc = it->second;
+  return cudaSuccess;
+}
