@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../common/ArrayCopies.h"
 #include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "../common/ModuleRegistry.h"
@@ -92,7 +93,9 @@ bool replaceArray(cudaArray_t &array, cudaPos &pos, cudaPitchedPtr &ptr,
                   const char *call) {
   if (!array)
     return true;
-  if (!fitsArray(*array, pos, extent, role, call))
+  ArrayShape shape;
+  if (!arrayShapeOf(array, &shape) ||
+      !fitsArray(shape, pos, extent, role, call))
     return false;
   ptr = pitchedPointerOf(*array);
   pos.x *= array->elementBytes;

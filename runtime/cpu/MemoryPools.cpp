@@ -106,6 +106,15 @@ bool poolKindFor(const cudaMemPoolProps &props, AllocationKind *kind) {
   }
 }
 
+/// Allocations in a stream capture are a graph's memory nodes, allocated and
+/// freed at every launch; respec allocates at the call, so it cannot
+/// replay them.
+cudaError_t refuseCapturedAllocation(const char *call) {
+  return reportError(cudaErrorStreamCaptureUnsupported, call,
+                     "stream-ordered allocation in a stream capture (graph "
+                     "memory nodes) is not supported by respec");
+}
+
 cudaError_t allocateFromPool(void **ptr, size_t size, cudaMemPool_t pool,
                              cudaStream_t stream, const char *call) {
   if (!ptr)
@@ -113,6 +122,8 @@ cudaError_t allocateFromPool(void **ptr, size_t size, cudaMemPool_t pool,
   if (!isValidStream(stream))
     return reportError(cudaErrorInvalidResourceHandle, call,
                        "%p is not a stream", static_cast<void *>(stream));
+  if (isCapturing(stream))
+    return refuseCapturedAllocation(call);
   PoolRegistry &pools = registry();
   std::lock_guard<std::mutex> lock(pools.mutex);
   if (!pool)
@@ -265,6 +276,8 @@ extern "C" cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
   if (!isValidStream(hStream))
     return reportError(cudaErrorInvalidResourceHandle, call,
                        "%p is not a stream", static_cast<void *>(hStream));
+  if (isCapturing(hStream))
+    return refuseCapturedAllocation(call);
   PoolAllocation allocation{};
   {
     PoolRegistry &pools = registry();

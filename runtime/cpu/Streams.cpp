@@ -4,6 +4,7 @@
 
 #include "../common/Backend.h"
 #include "../common/Diagnostics.h"
+#include "Graphs.h"
 #include "WorkQueue.h"
 
 #include <atomic>
@@ -17,10 +18,24 @@ using namespace respec::cpu;
 
 namespace {
 
+/// A stream capture in progress: the streams taking part record their work
+/// into `graph` (in submission order) instead of running it.
+struct Capture {
+  std::shared_ptr<Graph> graph;
+  cudaGraph_t handle;
+  cudaStream_t origin;
+  unsigned long long id;
+  /// A synchronization during the capture: cudaStreamEndCapture fails.
+  bool invalidated = false;
+  bool ended = false;
+};
+
 struct Stream {
   unsigned flags = 0;
   int priority = 0;
   std::atomic<Ticket> lastTicket{0};
+  /// Set while the stream takes part in a capture.
+  std::shared_ptr<Capture> capture;
 };
 
 struct Event {
@@ -29,6 +44,9 @@ struct Event {
   std::atomic<Ticket> recordTicket{0};
   /// Steady-clock time at which the worker reached the latest record.
   std::atomic<int64_t> timestampNs{0};
+  /// The capture the latest record was part of: a stream that waits for
+  /// the event joins it (the fork of a multi-stream capture).
+  std::weak_ptr<Capture> capturedIn;
 };
 
 /// Streams and events live in maps keyed by their handle so that stale or
@@ -126,6 +144,10 @@ cudaError_t enqueueOnStream(cudaStream_t stream, const char *call,
     if (!found)
       return reportError(cudaErrorInvalidResourceHandle, call,
                          "unknown stream %p", static_cast<void *>(stream));
+    if (found->capture) {
+      found->capture->graph->steps.push_back({std::move(work), placement});
+      return cudaSuccess;
+    }
     // Taking tickets under the table lock keeps each stream's increasing.
     if (placement == Placement::InlineWhenIdle &&
         tryReserveInlineWork(&inlineTicket)) {
@@ -143,6 +165,8 @@ cudaError_t enqueueOnStream(cudaStream_t stream, const char *call,
 
 cudaError_t runOnStreamAndWait(cudaStream_t stream, const char *call,
                                std::function<void()> work) {
+  if (isCapturing(stream))
+    return enqueueOnStream(stream, call, std::move(work));
   cudaError_t status = enqueueOnStream(stream, call, std::move(work));
   if (status != cudaSuccess)
     return status;
@@ -152,8 +176,33 @@ cudaError_t runOnStreamAndWait(cudaStream_t stream, const char *call,
   return cudaSuccess;
 }
 
+bool isCapturing(cudaStream_t stream) {
+  HandleTables &t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  Stream *found = findStreamLocked(t, stream);
+  return found && found->capture;
+}
+
 } // namespace cpu
 } // namespace respec
+
+namespace {
+
+/// Synchronizing with a capturing stream is not allowed: CUDA fails the
+/// call and the capture. Returns true (after reporting) in that case.
+bool refuseDuringCapture(cudaStream_t stream, const char *call) {
+  HandleTables &t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  Stream *found = findStreamLocked(t, stream);
+  if (!found || !found->capture)
+    return false;
+  found->capture->invalidated = true;
+  reportError(cudaErrorStreamCaptureUnsupported, call,
+              "the stream is capturing; the capture is invalidated");
+  return true;
+}
+
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // Streams
@@ -205,6 +254,8 @@ extern "C" cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (refuseDuringCapture(stream, "cudaStreamSynchronize"))
+    return cudaErrorStreamCaptureUnsupported;
   Ticket ticket = 0;
   if (!lastTicketOf(stream, &ticket))
     return reportError(cudaErrorInvalidResourceHandle, "cudaStreamSynchronize");
@@ -213,6 +264,8 @@ extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 }
 
 extern "C" cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  if (refuseDuringCapture(stream, "cudaStreamQuery"))
+    return cudaErrorStreamCaptureUnsupported;
   Ticket ticket = 0;
   if (!lastTicketOf(stream, &ticket))
     return reportError(cudaErrorInvalidResourceHandle, "cudaStreamQuery");
@@ -223,12 +276,30 @@ extern "C" cudaError_t cudaStreamQuery(cudaStream_t stream) {
 extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream,
                                            cudaEvent_t event,
                                            unsigned int flags) {
-  if (!isValidStream(stream) || !findEvent(event))
-    return reportError(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent");
+  const char *call = "cudaStreamWaitEvent";
+  std::shared_ptr<Event> state = findEvent(event);
+  if (!isValidStream(stream) || !state)
+    return reportError(cudaErrorInvalidResourceHandle, call);
   if (flags & ~unsigned(cudaEventWaitExternal))
-    return reportError(cudaErrorInvalidValue, "cudaStreamWaitEvent");
+    return reportError(cudaErrorInvalidValue, call);
   // The event's record was submitted before this call, and the single FIFO
-  // runs it before anything submitted to `stream` from now on.
+  // runs it before anything submitted to `stream` from now on. An event
+  // recorded in a capture brings the waiting stream into that capture.
+  std::shared_ptr<Capture> capture = state->capturedIn.lock();
+  if (!capture || capture->ended)
+    return cudaSuccess;
+  HandleTables &t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  Stream *found = findStreamLocked(t, stream);
+  if (found->capture == capture)
+    return cudaSuccess;
+  if (found->capture)
+    return reportError(cudaErrorStreamCaptureMerge, call,
+                       "the stream takes part in another capture");
+  if (isDefaultStreamHandle(stream))
+    return reportError(cudaErrorStreamCaptureImplicit, call,
+                       "the default stream cannot join a capture");
+  found->capture = capture;
   return cudaSuccess;
 }
 
@@ -238,6 +309,10 @@ extern "C" cudaError_t cudaStreamAddCallback(cudaStream_t stream,
                                              unsigned int flags) {
   if (!callback || flags != 0)
     return reportError(cudaErrorInvalidValue, "cudaStreamAddCallback");
+  // As in CUDA, stream callbacks cannot be captured (cudaLaunchHostFunc
+  // can); the capture is invalidated.
+  if (refuseDuringCapture(stream, "cudaStreamAddCallback"))
+    return cudaErrorStreamCaptureUnsupported;
   return enqueueOnStream(
       stream, "cudaStreamAddCallback",
       [=] { callback(stream, cudaSuccess, userData); }, Placement::Worker);
@@ -303,6 +378,12 @@ static cudaError_t recordEvent(cudaEvent_t event, cudaStream_t stream,
   Stream *found = findStreamLocked(t, stream);
   if (!found)
     return reportError(cudaErrorInvalidResourceHandle, call, "unknown stream");
+  if (found->capture) {
+    // A record inside a capture only orders the capture's streams.
+    state->capturedIn = found->capture;
+    return cudaSuccess;
+  }
+  state->capturedIn.reset();
   // An idle queue has run everything before the record: time it now.
   Ticket ticket = 0;
   if (tryReserveInlineWork(&ticket)) {
@@ -361,5 +442,134 @@ extern "C" cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
     return reportError(cudaErrorNotReady, call);
   *ms = static_cast<float>(
       static_cast<double>(last->timestampNs - first->timestampNs) * 1e-6);
+  return cudaSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Stream capture
+//===----------------------------------------------------------------------===//
+
+extern "C" cudaError_t cudaStreamBeginCapture(cudaStream_t stream,
+                                              enum cudaStreamCaptureMode mode) {
+  const char *call = "cudaStreamBeginCapture";
+  if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed)
+    return reportError(cudaErrorInvalidValue, call, "capture mode %d",
+                       static_cast<int>(mode));
+  if (isDefaultStreamHandle(stream))
+    return reportError(cudaErrorStreamCaptureUnsupported, call,
+                       "the default stream cannot be captured");
+  static std::atomic<unsigned long long> nextId{1};
+  HandleTables &t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  Stream *found = findStreamLocked(t, stream);
+  if (!found)
+    return reportError(cudaErrorInvalidResourceHandle, call);
+  if (found->capture)
+    return reportError(cudaErrorIllegalState, call,
+                       "the stream is already capturing");
+  auto capture = std::make_shared<Capture>();
+  capture->graph = std::make_shared<Graph>();
+  capture->handle = registerGraph(capture->graph);
+  capture->origin = stream;
+  capture->id = nextId++;
+  found->capture = std::move(capture);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamEndCapture(cudaStream_t stream,
+                                            cudaGraph_t *pGraph) {
+  const char *call = "cudaStreamEndCapture";
+  if (!pGraph)
+    return reportError(cudaErrorInvalidValue, call);
+  HandleTables &t = tables();
+  std::unique_lock<std::mutex> lock(t.mutex);
+  Stream *found = findStreamLocked(t, stream);
+  if (!found)
+    return reportError(cudaErrorInvalidResourceHandle, call);
+  std::shared_ptr<Capture> capture = found->capture;
+  if (!capture)
+    return reportError(cudaErrorIllegalState, call,
+                       "the stream is not capturing");
+  if (capture->origin != stream) {
+    capture->invalidated = true;
+    return reportError(cudaErrorStreamCaptureUnmatched, call,
+                       "the capture began in another stream");
+  }
+  // Every stream that joined the capture leaves it with its origin.
+  found->capture.reset();
+  for (auto &entry : t.streams)
+    if (entry.second->capture == capture)
+      entry.second->capture.reset();
+  capture->ended = true;
+  lock.unlock();
+  if (capture->invalidated) {
+    forgetGraph(capture->handle);
+    *pGraph = nullptr;
+    return reportError(cudaErrorStreamCaptureInvalidated, call);
+  }
+  *pGraph = capture->handle;
+  return cudaSuccess;
+}
+
+/// The capture state of `stream`, for cudaStreamGetCaptureInfo and
+/// cudaStreamIsCapturing (`call`).
+static cudaError_t captureInfo(cudaStream_t stream, const char *call,
+                               cudaStreamCaptureStatus *captureStatus_out,
+                               unsigned long long *id_out,
+                               cudaGraph_t *graph_out) {
+  if (!captureStatus_out)
+    return reportError(cudaErrorInvalidValue, call);
+  HandleTables &t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  Stream *found = findStreamLocked(t, stream);
+  if (!found)
+    return reportError(cudaErrorInvalidResourceHandle, call);
+  const Capture *capture = found->capture.get();
+  *captureStatus_out = !capture ? cudaStreamCaptureStatusNone
+                       : capture->invalidated
+                           ? cudaStreamCaptureStatusInvalidated
+                           : cudaStreamCaptureStatusActive;
+  if (id_out && capture)
+    *id_out = capture->id;
+  if (graph_out)
+    *graph_out = capture ? capture->handle : nullptr;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamGetCaptureInfo(
+    cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+    unsigned long long *id_out, cudaGraph_t *graph_out,
+    const cudaGraphNode_t **dependencies_out,
+    const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out) {
+  cudaError_t status = captureInfo(stream, "cudaStreamGetCaptureInfo",
+                                   captureStatus_out, id_out, graph_out);
+  // The captured operations form a chain; respec does not expose its nodes.
+  if (dependencies_out)
+    *dependencies_out = nullptr;
+  if (edgeData_out)
+    *edgeData_out = nullptr;
+  if (numDependencies_out)
+    *numDependencies_out = 0;
+  return status;
+}
+
+extern "C" cudaError_t
+cudaStreamIsCapturing(cudaStream_t stream,
+                      enum cudaStreamCaptureStatus *pCaptureStatus) {
+  return captureInfo(stream, "cudaStreamIsCapturing", pCaptureStatus, nullptr,
+                     nullptr);
+}
+
+extern "C" cudaError_t
+cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode) {
+  // The modes restrict which unsafe calls other threads may make during a
+  // capture; respec does not police them, but keeps each thread's mode.
+  static thread_local cudaStreamCaptureMode current =
+      cudaStreamCaptureModeGlobal;
+  if (!mode || *mode < cudaStreamCaptureModeGlobal ||
+      *mode > cudaStreamCaptureModeRelaxed)
+    return reportError(cudaErrorInvalidValue,
+                       "cudaThreadExchangeStreamCaptureMode");
+  std::swap(current, *mode);
   return cudaSuccess;
 }

@@ -25,15 +25,21 @@ enum class Placement {
 
 /// Submits `work` on `stream`; fails with cudaErrorInvalidResourceHandle
 /// (reported as a failure of `call`) when the stream is not valid. With
-/// Placement::InlineWhenIdle the work may have run when this returns.
+/// Placement::InlineWhenIdle the work may have run when this returns. A
+/// capturing stream records the work into its capture's graph.
 cudaError_t enqueueOnStream(cudaStream_t stream, const char *call,
                             std::function<void()> work,
                             Placement placement = Placement::InlineWhenIdle);
 
 /// Queues `work` on `stream` and waits for it: the synchronous API calls
-/// (cudaMemcpy, cudaMemset, ...) behave as work on the default stream.
+/// (cudaMemcpy, cudaMemset, ...) behave as work on the default stream. On a
+/// capturing stream the work is recorded, like any other.
 cudaError_t runOnStreamAndWait(cudaStream_t stream, const char *call,
                                std::function<void()> work);
+
+/// True while `stream` takes part in a stream capture: work submitted to it
+/// is recorded into the capture's graph instead of run.
+bool isCapturing(cudaStream_t stream);
 
 } // namespace cpu
 } // namespace respec

@@ -14,7 +14,7 @@
 #include "Textures.h"
 
 #include "../common/Diagnostics.h"
-#include "TexelFormat.h"
+#include "../common/TexelFormat.h"
 #include "WorkQueue.h"
 #include "respec_rt/abi.h"
 
@@ -31,73 +31,6 @@
 
 using namespace respec;
 using namespace respec::cpu;
-
-std::optional<TexelFormat>
-TexelFormat::of(const cudaChannelFormatDesc &desc, std::string *problem) {
-  auto normalized = [](Kind kind, int channels,
-                       int bits) -> std::optional<TexelFormat> {
-    return TexelFormat{kind, channels, bits, true,
-                       static_cast<size_t>(channels * bits / 8)};
-  };
-  switch (desc.f) {
-  case cudaChannelFormatKindUnsignedNormalized8X1:
-    return normalized(Unsigned, 1, 8);
-  case cudaChannelFormatKindUnsignedNormalized8X2:
-    return normalized(Unsigned, 2, 8);
-  case cudaChannelFormatKindUnsignedNormalized8X4:
-    return normalized(Unsigned, 4, 8);
-  case cudaChannelFormatKindUnsignedNormalized16X1:
-    return normalized(Unsigned, 1, 16);
-  case cudaChannelFormatKindUnsignedNormalized16X2:
-    return normalized(Unsigned, 2, 16);
-  case cudaChannelFormatKindUnsignedNormalized16X4:
-    return normalized(Unsigned, 4, 16);
-  case cudaChannelFormatKindSignedNormalized8X1:
-    return normalized(Signed, 1, 8);
-  case cudaChannelFormatKindSignedNormalized8X2:
-    return normalized(Signed, 2, 8);
-  case cudaChannelFormatKindSignedNormalized8X4:
-    return normalized(Signed, 4, 8);
-  case cudaChannelFormatKindSignedNormalized16X1:
-    return normalized(Signed, 1, 16);
-  case cudaChannelFormatKindSignedNormalized16X2:
-    return normalized(Signed, 2, 16);
-  case cudaChannelFormatKindSignedNormalized16X4:
-    return normalized(Signed, 4, 16);
-  case cudaChannelFormatKindSigned:
-  case cudaChannelFormatKindUnsigned:
-  case cudaChannelFormatKindFloat:
-    break;
-  default:
-    *problem = "channel format kind " + std::to_string(desc.f) +
-               " is not supported by respec";
-    return std::nullopt;
-  }
-  int widths[4] = {desc.x, desc.y, desc.z, desc.w};
-  int channels = 0;
-  while (channels < 4 && widths[channels] != 0)
-    ++channels;
-  for (int i = channels; i < 4; ++i)
-    if (widths[i] != 0)
-      channels = -1;
-  int bits = desc.x;
-  bool sameWidths = channels > 0 && std::all_of(widths, widths + channels,
-                                                [&](int w) { return w == bits; });
-  bool validWidth = desc.f == cudaChannelFormatKindFloat
-                        ? bits == 16 || bits == 32
-                        : bits == 8 || bits == 16 || bits == 32;
-  if (!sameWidths || !validWidth) {
-    *problem = "channel widths {" + std::to_string(desc.x) + ", " +
-               std::to_string(desc.y) + ", " + std::to_string(desc.z) + ", " +
-               std::to_string(desc.w) + "} do not describe a texel";
-    return std::nullopt;
-  }
-  Kind kind = desc.f == cudaChannelFormatKindSigned     ? Signed
-              : desc.f == cudaChannelFormatKindUnsigned ? Unsigned
-                                                        : Float;
-  return TexelFormat{kind, channels, bits, false,
-                     static_cast<size_t>(channels * bits / 8)};
-}
 
 namespace {
 

@@ -34,11 +34,6 @@ namespace respec::cpu {
 /// not freed since.
 bool isLiveArray(const cudaArray *array);
 
-/// True if the region of `extent` elements, rows and slices at `pos` lies
-/// inside `array`; reports cudaErrorInvalidValue for `call` otherwise.
-bool fitsArray(const cudaArray &array, const cudaPos &pos,
-               const cudaExtent &extent, const char *role, const char *call);
-
 /// `array`'s texels as a pitched pointer (rows of `rowBytes()` bytes).
 cudaPitchedPtr pitchedPointerOf(const cudaArray &array);
 

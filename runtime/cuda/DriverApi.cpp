@@ -31,7 +31,20 @@ bool loadDriverApi(DriverApi &api, std::string &reason) {
   }
   RESPEC_DRIVER_FUNCTIONS(RESPEC_DRIVER_RESOLVE)
 #undef RESPEC_DRIVER_RESOLVE
+#define RESPEC_DRIVER_RESOLVE_OPTIONAL(MEMBER, SYMBOL, PARAMS)                 \
+  api.MEMBER = reinterpret_cast<decltype(api.MEMBER)>(dlsym(library, #SYMBOL));
+  RESPEC_DRIVER_GRAPH_FUNCTIONS(RESPEC_DRIVER_RESOLVE_OPTIONAL)
+#undef RESPEC_DRIVER_RESOLVE_OPTIONAL
   return true;
+}
+
+const char *missingGraphEntryPoint(const DriverApi &api) {
+#define RESPEC_DRIVER_CHECK_PRESENT(MEMBER, SYMBOL, PARAMS)                    \
+  if (!api.MEMBER)                                                             \
+    return #SYMBOL;
+  RESPEC_DRIVER_GRAPH_FUNCTIONS(RESPEC_DRIVER_CHECK_PRESENT)
+#undef RESPEC_DRIVER_CHECK_PRESENT
+  return nullptr;
 }
 
 std::string describeDriverResult(const DriverApi &api, CUresult result) {

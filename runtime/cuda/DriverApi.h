@@ -48,9 +48,16 @@ constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
 constexpr CUresult CUDA_ERROR_NO_BINARY_FOR_GPU = 209;
 constexpr CUresult CUDA_ERROR_INVALID_PTX = 218;
 constexpr CUresult CUDA_ERROR_INVALID_HANDLE = 400;
+constexpr CUresult CUDA_ERROR_ILLEGAL_STATE = 401;
 constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 constexpr CUresult CUDA_ERROR_NOT_SUPPORTED = 801;
+constexpr CUresult CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900;
+constexpr CUresult CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901;
+constexpr CUresult CUDA_ERROR_STREAM_CAPTURE_MERGE = 902;
+constexpr CUresult CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903;
+constexpr CUresult CUDA_ERROR_STREAM_CAPTURE_IMPLICIT = 906;
+constexpr CUresult CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910;
 constexpr CUresult CUDA_ERROR_UNKNOWN = 999;
 
 // CUdevice_attribute values (the same numbers as cudaDeviceAttr).
@@ -294,6 +301,54 @@ struct CUDA_RESOURCE_VIEW_DESC {
   unsigned reserved[16];
 };
 
+// Graphs and stream capture. The runtime's cudaGraph_t, cudaGraphNode_t and
+// cudaGraphExec_t are these handles, cast; the capture modes and statuses,
+// the update results and the instantiation flags have the runtime's values,
+// and CUgraphEdgeData and CUgraphExecUpdateResultInfo the layouts of
+// cudaGraphEdgeData and cudaGraphExecUpdateResultInfo.
+using CUgraph = struct CUgraph_st *;
+using CUgraphNode = struct CUgraphNode_st *;
+using CUgraphExec = struct CUgraphExec_st *;
+
+/// CUstreamCaptureStatus values.
+constexpr int CU_STREAM_CAPTURE_STATUS_NONE = 0;
+constexpr int CU_STREAM_CAPTURE_STATUS_ACTIVE = 1;
+constexpr int CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2;
+
+/// CUstreamCaptureMode values.
+constexpr int CU_STREAM_CAPTURE_MODE_GLOBAL = 0;
+constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
+constexpr int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
+
+/// CUgraphExecUpdateResult values.
+constexpr int CU_GRAPH_EXEC_UPDATE_SUCCESS = 0;
+constexpr int CU_GRAPH_EXEC_UPDATE_ERROR = 1;
+constexpr int CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED = 2;
+constexpr int CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED = 3;
+
+/// CUgraphInstantiate_flags values.
+constexpr unsigned long long CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH =
+    1;
+constexpr unsigned long long CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD = 2;
+constexpr unsigned long long CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH = 4;
+constexpr unsigned long long CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = 8;
+
+/// CUgraphEdgeData: the annotation of a dependency (all zero for a full
+/// dependency, the only kind respec creates).
+struct CUgraphEdgeData {
+  unsigned char from_port;
+  unsigned char to_port;
+  unsigned char type;
+  unsigned char reserved[5];
+};
+
+/// CUgraphExecUpdateResultInfo (the _v1 layout).
+struct CUgraphExecUpdateResultInfo {
+  int result; ///< CUgraphExecUpdateResult
+  CUgraphNode errorNode;
+  CUgraphNode errorFromNode;
+};
+
 /// X-macro list of every entry point: (member name, exported symbol,
 /// parameter list). Every one is resolved when the library is loaded.
 /// test/runtime/DriverApiCheck.cpp checks each parameter list against the
@@ -448,12 +503,43 @@ struct CUDA_RESOURCE_VIEW_DESC {
     (float *ms, CUevent start, CUevent end))                                   \
   X(eventDestroy, cuEventDestroy_v2, (CUevent event))
 
+/// Entry points of stream capture and graphs, which need a CUDA 12.3 or
+/// newer driver (cuStreamGetCaptureInfo_v3). They are resolved when
+/// present: programs that do not use graphs run with older drivers, and the
+/// graph calls report what is missing.
+#define RESPEC_DRIVER_GRAPH_FUNCTIONS(X)                                       \
+  X(streamBeginCapture, cuStreamBeginCapture_v2, (CUstream stream, int mode))  \
+  X(streamEndCapture, cuStreamEndCapture, (CUstream stream, CUgraph * graph))  \
+  X(streamIsCapturing, cuStreamIsCapturing, (CUstream stream, int *status))    \
+  X(streamGetCaptureInfo, cuStreamGetCaptureInfo_v3,                           \
+    (CUstream stream, int *status, unsigned long long *id, CUgraph *graph,     \
+     const CUgraphNode **dependencies, const CUgraphEdgeData **edgeData,       \
+     size_t *numDependencies))                                                 \
+  X(threadExchangeStreamCaptureMode, cuThreadExchangeStreamCaptureMode,        \
+    (int *mode))                                                               \
+  X(graphCreate, cuGraphCreate, (CUgraph * graph, unsigned flags))             \
+  X(graphDestroy, cuGraphDestroy, (CUgraph graph))                             \
+  X(graphGetNodes, cuGraphGetNodes,                                            \
+    (CUgraph graph, CUgraphNode * nodes, size_t * numNodes))                   \
+  X(graphInstantiateWithFlags, cuGraphInstantiateWithFlags,                    \
+    (CUgraphExec * exec, CUgraph graph, unsigned long long flags))             \
+  X(graphExecUpdate, cuGraphExecUpdate_v2,                                     \
+    (CUgraphExec exec, CUgraph graph, CUgraphExecUpdateResultInfo * info))     \
+  X(graphUpload, cuGraphUpload, (CUgraphExec exec, CUstream stream))           \
+  X(graphLaunch, cuGraphLaunch, (CUgraphExec exec, CUstream stream))           \
+  X(graphExecDestroy, cuGraphExecDestroy, (CUgraphExec exec))
+
 /// The loaded driver's entry points.
 struct DriverApi {
 #define RESPEC_DRIVER_MEMBER(MEMBER, SYMBOL, PARAMS) CUresult(*MEMBER) PARAMS;
   RESPEC_DRIVER_FUNCTIONS(RESPEC_DRIVER_MEMBER)
+  RESPEC_DRIVER_GRAPH_FUNCTIONS(RESPEC_DRIVER_MEMBER)
 #undef RESPEC_DRIVER_MEMBER
 };
+
+/// The first graph entry point (RESPEC_DRIVER_GRAPH_FUNCTIONS) the loaded
+/// driver lacks, or null when it has them all.
+const char *missingGraphEntryPoint(const DriverApi &api);
 
 /// Loads the driver library (RESPEC_CUDA_DRIVER, else libcuda.so.1) and
 /// resolves every entry point. On failure returns false and sets `reason`

@@ -10,12 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../common/ArrayCopies.h"
 #include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "../common/ModuleRegistry.h"
 #include "Context.h"
 #include "Modules.h"
-#include "Textures.h"
 
 #include <mutex>
 #include <unordered_map>
@@ -103,22 +103,6 @@ struct CopySide {
   size_t height;
 };
 
-/// Checks that `extent` (elements, rows, slices) at `pos` lies inside an
-/// array of `size`; reports `call`'s error otherwise.
-bool fitsArray(const size_t size[3], const cudaPos &pos,
-               const cudaExtent &extent, const char *role, const char *call) {
-  if (pos.x <= size[0] && extent.width <= size[0] - pos.x && pos.y <= size[1] &&
-      extent.height <= size[1] - pos.y && pos.z <= size[2] &&
-      extent.depth <= size[2] - pos.z)
-    return true;
-  reportError(cudaErrorInvalidValue, call,
-              "the %s region (%zu x %zu x %zu at %zu, %zu, %zu) lies outside "
-              "its %zu x %zu x %zu array",
-              role, extent.width, extent.height, extent.depth, pos.x, pos.y,
-              pos.z, size[0], size[1], size[2]);
-  return false;
-}
-
 CopySide arraySide(cudaArray_t array, const cudaPos &pos, size_t elementBytes) {
   return CopySide{pos.x * elementBytes,
                   pos.y,
@@ -153,22 +137,23 @@ cudaError_t respec::copy3D(const cudaMemcpy3DParms *p, Ordering order,
     return reportError(cudaErrorInvalidMemcpyDirection, call);
   // With a CUDA array on either side, the extent's width and the array's x
   // position count its elements; a pointer's x position counts bytes.
-  size_t srcBytes = 1, dstBytes = 1;
-  size_t srcSize[3], dstSize[3];
+  ArrayShape srcShape{1, 0, 0, 0}, dstShape{1, 0, 0, 0};
   const cudaArray *unknown = nullptr;
-  if (p->srcArray && !arrayShape(p->srcArray, &srcBytes, srcSize))
+  if (p->srcArray && !arrayShapeOf(p->srcArray, &srcShape))
     unknown = p->srcArray;
-  else if (p->dstArray && !arrayShape(p->dstArray, &dstBytes, dstSize))
+  else if (p->dstArray && !arrayShapeOf(p->dstArray, &dstShape))
     unknown = p->dstArray;
   if (unknown)
     return reportError(cudaErrorInvalidResourceHandle, call,
                        "%p is not a CUDA array", (const void *)unknown);
-  if (p->srcArray && p->dstArray && srcBytes != dstBytes)
+  if (p->srcArray && p->dstArray &&
+      srcShape.elementBytes != dstShape.elementBytes)
     return reportError(cudaErrorInvalidValue, call,
                        "the arrays' elements differ in size (%zu and %zu "
                        "bytes)",
-                       srcBytes, dstBytes);
-  size_t elementBytes = p->srcArray ? srcBytes : dstBytes;
+                       srcShape.elementBytes, dstShape.elementBytes);
+  size_t elementBytes =
+      p->srcArray ? srcShape.elementBytes : dstShape.elementBytes;
   const cudaExtent &e = p->extent;
   size_t widthBytes = e.width * elementBytes;
   if ((!p->srcArray && widthBytes > p->srcPtr.pitch) ||
@@ -179,8 +164,8 @@ cudaError_t respec::copy3D(const cudaMemcpy3DParms *p, Ordering order,
     return status;
   if ((!p->srcArray && !p->srcPtr.ptr) || (!p->dstArray && !p->dstPtr.ptr))
     return reportError(cudaErrorInvalidValue, call, "null pointer");
-  if ((p->srcArray && !fitsArray(srcSize, p->srcPos, e, "source", call)) ||
-      (p->dstArray && !fitsArray(dstSize, p->dstPos, e, "destination", call)))
+  if ((p->srcArray && !fitsArray(srcShape, p->srcPos, e, "source", call)) ||
+      (p->dstArray && !fitsArray(dstShape, p->dstPos, e, "destination", call)))
     return cudaErrorInvalidValue;
   CopySide src = p->srcArray ? arraySide(p->srcArray, p->srcPos, elementBytes)
                              : pointerSide(p->srcPtr, p->srcPos, e.height);

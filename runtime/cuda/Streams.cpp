@@ -37,6 +37,17 @@ cudaError_t addCallback(cudaStream_t stream, cudaStreamCallback_t callback,
   cudaError_t status = enterContext(call);
   if (status != cudaSuccess)
     return status;
+  // The callback's state is freed after its one run, so it cannot become a
+  // graph node that runs at every launch; CUDA refuses stream callbacks in
+  // a capture too (cudaLaunchHostFunc is captured).
+  int capturing = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (driver().streamIsCapturing &&
+      driver().streamIsCapturing(toDriverStream(stream), &capturing) ==
+          CUDA_SUCCESS &&
+      capturing != CU_STREAM_CAPTURE_STATUS_NONE)
+    return reportError(cudaErrorStreamCaptureUnsupported, call,
+                       "stream callbacks cannot be captured; use "
+                       "cudaLaunchHostFunc");
   auto *pending = new StreamCallback{callback, stream, userData};
   status = checkDriver(driver().launchHostFunc(toDriverStream(stream),
                                                runStreamCallback, pending),

@@ -12,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Textures.h"
-
+#include "../common/ArrayCopies.h"
 #include "../common/Backend.h"
 #include "../common/Diagnostics.h"
+#include "../common/TexelFormat.h"
 #include "Context.h"
 
 #include <algorithm>
@@ -39,85 +39,41 @@ struct ChannelFormat {
   bool integer;
 };
 
+/// The driver's name for texels of `texel`'s layout.
+int driverFormatOf(const TexelFormat &texel) {
+  if (texel.alwaysNormalized) {
+    // CU_AD_FORMAT_{UNORM,SNORM}_INT{8,16}X{1,2,4}: consecutive values.
+    int first = texel.kind == TexelFormat::Unsigned
+                    ? (texel.bits == 8 ? CU_AD_FORMAT_UNORM_INT8X1
+                                       : CU_AD_FORMAT_UNORM_INT16X1)
+                    : (texel.bits == 8 ? CU_AD_FORMAT_SNORM_INT8X1
+                                       : CU_AD_FORMAT_SNORM_INT16X1);
+    return first + (texel.channels == 1 ? 0 : texel.channels == 2 ? 1 : 2);
+  }
+  switch (texel.kind) {
+  case TexelFormat::Float:
+    return texel.bits == 16 ? CU_AD_FORMAT_HALF : CU_AD_FORMAT_FLOAT;
+  case TexelFormat::Signed:
+    return texel.bits == 8    ? CU_AD_FORMAT_SIGNED_INT8
+           : texel.bits == 16 ? CU_AD_FORMAT_SIGNED_INT16
+                              : CU_AD_FORMAT_SIGNED_INT32;
+  default:
+    return texel.bits == 8    ? CU_AD_FORMAT_UNSIGNED_INT8
+           : texel.bits == 16 ? CU_AD_FORMAT_UNSIGNED_INT16
+                              : CU_AD_FORMAT_UNSIGNED_INT32;
+  }
+}
+
 /// The driver's format of `desc`, or false with the reason in `problem`.
 bool channelFormatOf(const cudaChannelFormatDesc &desc, ChannelFormat *out,
                      std::string *problem) {
-  auto normalized = [&](int format, unsigned channels, size_t bits) {
-    *out = ChannelFormat{format, channels, channels * bits / 8, false};
-    return true;
-  };
-  switch (desc.f) {
-  case cudaChannelFormatKindUnsignedNormalized8X1:
-    return normalized(CU_AD_FORMAT_UNORM_INT8X1, 1, 8);
-  case cudaChannelFormatKindUnsignedNormalized8X2:
-    return normalized(CU_AD_FORMAT_UNORM_INT8X2, 2, 8);
-  case cudaChannelFormatKindUnsignedNormalized8X4:
-    return normalized(CU_AD_FORMAT_UNORM_INT8X4, 4, 8);
-  case cudaChannelFormatKindUnsignedNormalized16X1:
-    return normalized(CU_AD_FORMAT_UNORM_INT16X1, 1, 16);
-  case cudaChannelFormatKindUnsignedNormalized16X2:
-    return normalized(CU_AD_FORMAT_UNORM_INT16X2, 2, 16);
-  case cudaChannelFormatKindUnsignedNormalized16X4:
-    return normalized(CU_AD_FORMAT_UNORM_INT16X4, 4, 16);
-  case cudaChannelFormatKindSignedNormalized8X1:
-    return normalized(CU_AD_FORMAT_SNORM_INT8X1, 1, 8);
-  case cudaChannelFormatKindSignedNormalized8X2:
-    return normalized(CU_AD_FORMAT_SNORM_INT8X2, 2, 8);
-  case cudaChannelFormatKindSignedNormalized8X4:
-    return normalized(CU_AD_FORMAT_SNORM_INT8X4, 4, 8);
-  case cudaChannelFormatKindSignedNormalized16X1:
-    return normalized(CU_AD_FORMAT_SNORM_INT16X1, 1, 16);
-  case cudaChannelFormatKindSignedNormalized16X2:
-    return normalized(CU_AD_FORMAT_SNORM_INT16X2, 2, 16);
-  case cudaChannelFormatKindSignedNormalized16X4:
-    return normalized(CU_AD_FORMAT_SNORM_INT16X4, 4, 16);
-  case cudaChannelFormatKindSigned:
-  case cudaChannelFormatKindUnsigned:
-  case cudaChannelFormatKindFloat:
-    break;
-  default:
-    *problem = "channel format kind " + std::to_string(desc.f) +
-               " is not supported by respec";
+  std::optional<TexelFormat> texel = TexelFormat::of(desc, problem);
+  if (!texel)
     return false;
-  }
-  int widths[4] = {desc.x, desc.y, desc.z, desc.w};
-  int channels = 0;
-  while (channels < 4 && widths[channels] != 0)
-    ++channels;
-  for (int i = channels; i < 4; ++i)
-    if (widths[i] != 0)
-      channels = -1;
-  int bits = desc.x;
-  bool sameWidths =
-      channels > 0 &&
-      std::all_of(widths, widths + channels, [&](int w) { return w == bits; });
-  bool validWidth = desc.f == cudaChannelFormatKindFloat
-                        ? bits == 16 || bits == 32
-                        : bits == 8 || bits == 16 || bits == 32;
-  if (!sameWidths || !validWidth) {
-    *problem = "channel widths {" + std::to_string(desc.x) + ", " +
-               std::to_string(desc.y) + ", " + std::to_string(desc.z) + ", " +
-               std::to_string(desc.w) + "} do not describe a texel";
-    return false;
-  }
-  if (channels == 3) {
-    *problem = "CUDA arrays and textures have 1, 2 or 4 channels, not 3";
-    return false;
-  }
-  int format;
-  if (desc.f == cudaChannelFormatKindFloat)
-    format = bits == 16 ? CU_AD_FORMAT_HALF : CU_AD_FORMAT_FLOAT;
-  else if (desc.f == cudaChannelFormatKindSigned)
-    format = bits == 8    ? CU_AD_FORMAT_SIGNED_INT8
-             : bits == 16 ? CU_AD_FORMAT_SIGNED_INT16
-                          : CU_AD_FORMAT_SIGNED_INT32;
-  else
-    format = bits == 8    ? CU_AD_FORMAT_UNSIGNED_INT8
-             : bits == 16 ? CU_AD_FORMAT_UNSIGNED_INT16
-                          : CU_AD_FORMAT_UNSIGNED_INT32;
-  *out = ChannelFormat{format, static_cast<unsigned>(channels),
-                       static_cast<size_t>(channels * bits / 8),
-                       desc.f != cudaChannelFormatKindFloat};
+  bool integer = texel->kind != TexelFormat::Float && !texel->alwaysNormalized;
+  *out = ChannelFormat{driverFormatOf(*texel),
+                       static_cast<unsigned>(texel->channels), texel->bytes,
+                       integer};
   return true;
 }
 
@@ -242,213 +198,20 @@ cudaError_t allocateArray(cudaArray_t *array, const cudaChannelFormatDesc *desc,
   return cudaSuccess;
 }
 
-/// A byte offset into an array's rows as an element position; CUDA requires
-/// offsets and widths in whole elements.
-bool toElements(const ArrayInfo &array, size_t bytes, size_t *elements,
-                const char *what, const char *call) {
-  if (bytes % array.format.bytes) {
-    reportError(cudaErrorInvalidValue, call,
-                "%s %zu is not a multiple of the array's %zu-byte elements",
-                what, bytes, array.format.bytes);
-    return false;
-  }
-  *elements = bytes / array.format.bytes;
-  return true;
-}
-
-/// The 2-D copies between arrays and linear memory (offsets and widths in
-/// bytes, as the runtime API states them).
-cudaError_t copy2DWithArray(cudaArray_t dstArray, cudaArray_const_t srcArray,
-                            size_t dstX, size_t dstY, size_t srcX, size_t srcY,
-                            void *dst, size_t dpitch, const void *src,
-                            size_t spitch, size_t width, size_t height,
-                            cudaMemcpyKind kind, Ordering order,
-                            const char *call) {
-  ArrayInfo dstInfo, srcInfo;
-  if (dstArray)
-    if (cudaError_t error = checkArray(dstArray, &dstInfo, call))
-      return error;
-  if (srcArray)
-    if (cudaError_t error = checkArray(srcArray, &srcInfo, call))
-      return error;
-  const ArrayInfo &units = dstArray ? dstInfo : srcInfo;
-  cudaMemcpy3DParms p = {};
-  if (!toElements(units, width, &p.extent.width, "width", call))
-    return cudaErrorInvalidValue;
-  p.extent.height = height;
-  p.extent.depth = 1;
-  p.kind = kind;
-  if (dstArray) {
-    p.dstArray = dstArray;
-    if (!toElements(dstInfo, dstX, &p.dstPos.x, "offset", call))
-      return cudaErrorInvalidValue;
-    p.dstPos.y = dstY;
-  } else {
-    p.dstPtr = make_cudaPitchedPtr(dst, dpitch, width, height);
-  }
-  if (srcArray) {
-    p.srcArray = const_cast<cudaArray_t>(srcArray);
-    if (!toElements(srcInfo, srcX, &p.srcPos.x, "offset", call))
-      return cudaErrorInvalidValue;
-    p.srcPos.y = srcY;
-  } else {
-    p.srcPtr =
-        make_cudaPitchedPtr(const_cast<void *>(src), spitch, width, height);
-  }
-  return copy3D(&p, order, call);
-}
-
-/// One side of a deprecated linear copy: a CUDA array, whose bytes are
-/// numbered row by row and slice by slice (layer by layer), or memory.
-struct LinearSide {
-  cudaArray_t array;
-  ArrayInfo info;
-  char *memory;
-  size_t offset; ///< bytes from the start of the array or of `memory`
-};
-
-/// Checks the array side `side` for a copy of `count` bytes from (`x`
-/// bytes, `y` rows) and sets its starting offset.
-cudaError_t startLinearSide(LinearSide &side, size_t x, size_t y, size_t count,
-                            const char *call) {
-  if (cudaError_t error = checkArray(side.array, &side.info, call))
-    return error;
-  const ArrayInfo &a = side.info;
-  size_t total = a.rowBytes() * a.rows() * a.slices();
-  side.offset = y * a.rowBytes() + x;
-  if (x > a.rowBytes() || y > a.rows() || side.offset > total ||
-      count > total - side.offset)
-    return reportError(cudaErrorInvalidValue, call,
-                       "%zu bytes at (%zu, %zu) run past the array's end",
-                       count, x, y);
-  if (x % a.format.bytes || count % a.format.bytes)
-    return reportError(cudaErrorInvalidValue, call,
-                       "%zu bytes at offset %zu are not whole %zu-byte "
-                       "elements of the array",
-                       count, x, a.format.bytes);
-  return cudaSuccess;
-}
-
-/// The deprecated linear copies: `count` bytes from (wOffset bytes, hOffset
-/// rows) on, continuing into the following rows. Each run of the range that
-/// is a rectangle on every array side becomes one 3-D copy: with linear
-/// memory on the other side, a 2-D array's range is at most a partial first
-/// row, whole rows and a partial last row.
-cudaError_t copyLinearWithArray(cudaArray_t dstArray,
-                                cudaArray_const_t srcArray, size_t dstX,
-                                size_t dstY, size_t srcX, size_t srcY,
-                                void *dst, const void *src, size_t count,
-                                cudaMemcpyKind kind, Ordering order,
-                                const char *call) {
-  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
-    return reportError(cudaErrorInvalidMemcpyDirection, call, "kind %d",
-                       static_cast<int>(kind));
-  LinearSide to{dstArray, {}, static_cast<char *>(dst), 0};
-  LinearSide from{const_cast<cudaArray_t>(srcArray),
-                  {},
-                  static_cast<char *>(const_cast<void *>(src)),
-                  0};
-  if (to.array)
-    if (cudaError_t error = startLinearSide(to, dstX, dstY, count, call))
-      return error;
-  if (from.array)
-    if (cudaError_t error = startLinearSide(from, srcX, srcY, count, call))
-      return error;
-  if (count == 0)
-    return enterContext(call);
-  if ((!to.array && !to.memory) || (!from.array && !from.memory))
-    return reportError(cudaErrorInvalidValue, call, "null pointer");
-  size_t elementBytes = (to.array ? to.info : from.info).format.bytes;
-  for (size_t done = 0; done < count;) {
-    size_t remaining = count - done;
-    LinearSide *sides[2] = {&to, &from};
-    // Where each array side stands, and the largest rectangle that fits it.
-    size_t x[2] = {}, y[2] = {}, z[2] = {};
-    bool aligned = true, wholeSlices = true;
-    size_t rowBytes = 0, rows = 0;
-    size_t width = remaining, height = SIZE_MAX, depth = SIZE_MAX;
-    for (int i = 0; i < 2; ++i) {
-      const LinearSide &s = *sides[i];
-      if (!s.array)
-        continue;
-      const ArrayInfo &a = s.info;
-      x[i] = s.offset % a.rowBytes();
-      size_t row = s.offset / a.rowBytes();
-      y[i] = row % a.rows();
-      z[i] = row / a.rows();
-      width = std::min(width, a.rowBytes() - x[i]);
-      height = std::min(height, a.rows() - y[i]);
-      depth = std::min(depth, a.slices() - z[i]);
-      aligned = aligned && x[i] == 0 && (!rowBytes || rowBytes == a.rowBytes());
-      wholeSlices = wholeSlices && y[i] == 0 && (!rows || rows == a.rows());
-      rowBytes = a.rowBytes();
-      rows = a.rows();
-    }
-    if (!aligned || remaining < rowBytes) {
-      height = depth = 1; // a partial row
-    } else {
-      width = rowBytes;
-      height = std::min(height, remaining / rowBytes);
-      if (wholeSlices && height == rows)
-        depth = std::min(depth, remaining / (rowBytes * rows));
-      else
-        depth = 1;
-    }
-    cudaMemcpy3DParms p = {};
-    p.kind = kind;
-    p.extent = make_cudaExtent(width / elementBytes, height, depth);
-    for (int i = 0; i < 2; ++i) {
-      LinearSide &s = *sides[i];
-      cudaArray_t &array = i == 0 ? p.dstArray : p.srcArray;
-      cudaPos &pos = i == 0 ? p.dstPos : p.srcPos;
-      cudaPitchedPtr &ptr = i == 0 ? p.dstPtr : p.srcPtr;
-      if (s.array) {
-        array = s.array;
-        pos = make_cudaPos(x[i] / s.info.format.bytes, y[i], z[i]);
-      } else {
-        ptr = make_cudaPitchedPtr(s.memory + s.offset, width, width, height);
-      }
-    }
-    if (cudaError_t error = copy3D(&p, order, call))
-      return error;
-    size_t piece = width * height * depth;
-    to.offset += piece;
-    from.offset += piece;
-    done += piece;
-  }
-  return cudaSuccess;
-}
-
-constexpr Ordering synchronous{nullptr, false};
-Ordering onStream(cudaStream_t stream) { return Ordering{stream, true}; }
-
 } // namespace
 
-namespace respec {
-namespace gpu {
-
-bool arrayShape(const cudaArray *array, size_t *elementBytes, size_t size[3]) {
+bool respec::arrayShapeOf(cudaArray_const_t array, ArrayShape *shape) {
   ArrayInfo info;
   if (!findArray(array, &info))
     return false;
-  *elementBytes = info.format.bytes;
-  size[0] = info.extent.width;
-  size[1] = info.rows();
-  size[2] = info.slices();
+  *shape = ArrayShape{info.format.bytes, info.extent.width, info.rows(),
+                      info.slices()};
   return true;
 }
-
-} // namespace gpu
-} // namespace respec
 
 //===----------------------------------------------------------------------===//
 // CUDA arrays.
 //===----------------------------------------------------------------------===//
-
-extern "C" cudaChannelFormatDesc
-cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f) {
-  return cudaChannelFormatDesc{x, y, z, w, f};
-}
 
 extern "C" cudaError_t cudaMallocArray(cudaArray_t *array,
                                        const cudaChannelFormatDesc *desc,
@@ -509,101 +272,6 @@ extern "C" cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc *desc,
     return error;
   *desc = info.desc;
   return cudaSuccess;
-}
-
-//===----------------------------------------------------------------------===//
-// Copies to and from CUDA arrays.
-//===----------------------------------------------------------------------===//
-
-extern "C" cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset,
-                                           size_t hOffset, const void *src,
-                                           size_t spitch, size_t width,
-                                           size_t height, cudaMemcpyKind kind) {
-  return copy2DWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, 0, src,
-                         spitch, width, height, kind, synchronous,
-                         "cudaMemcpy2DToArray");
-}
-
-extern "C" cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset,
-                                                size_t hOffset, const void *src,
-                                                size_t spitch, size_t width,
-                                                size_t height,
-                                                cudaMemcpyKind kind,
-                                                cudaStream_t stream) {
-  return copy2DWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, 0, src,
-                         spitch, width, height, kind, onStream(stream),
-                         "cudaMemcpy2DToArrayAsync");
-}
-
-extern "C" cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch,
-                                             cudaArray_const_t src,
-                                             size_t wOffset, size_t hOffset,
-                                             size_t width, size_t height,
-                                             cudaMemcpyKind kind) {
-  return copy2DWithArray(nullptr, src, 0, 0, wOffset, hOffset, dst, dpitch,
-                         nullptr, 0, width, height, kind, synchronous,
-                         "cudaMemcpy2DFromArray");
-}
-
-extern "C" cudaError_t
-cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src,
-                           size_t wOffset, size_t hOffset, size_t width,
-                           size_t height, cudaMemcpyKind kind,
-                           cudaStream_t stream) {
-  return copy2DWithArray(nullptr, src, 0, 0, wOffset, hOffset, dst, dpitch,
-                         nullptr, 0, width, height, kind, onStream(stream),
-                         "cudaMemcpy2DFromArrayAsync");
-}
-
-extern "C" cudaError_t
-cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
-                         cudaArray_const_t src, size_t wOffsetSrc,
-                         size_t hOffsetSrc, size_t width, size_t height,
-                         cudaMemcpyKind kind) {
-  return copy2DWithArray(dst, src, wOffsetDst, hOffsetDst, wOffsetSrc,
-                         hOffsetSrc, nullptr, 0, nullptr, 0, width, height,
-                         kind, synchronous, "cudaMemcpy2DArrayToArray");
-}
-
-extern "C" cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset,
-                                         size_t hOffset, const void *src,
-                                         size_t count, cudaMemcpyKind kind) {
-  return copyLinearWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, src,
-                             count, kind, synchronous, "cudaMemcpyToArray");
-}
-
-extern "C" cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset,
-                                              size_t hOffset, const void *src,
-                                              size_t count, cudaMemcpyKind kind,
-                                              cudaStream_t stream) {
-  return copyLinearWithArray(dst, nullptr, wOffset, hOffset, 0, 0, nullptr, src,
-                             count, kind, onStream(stream),
-                             "cudaMemcpyToArrayAsync");
-}
-
-extern "C" cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src,
-                                           size_t wOffset, size_t hOffset,
-                                           size_t count, cudaMemcpyKind kind) {
-  return copyLinearWithArray(nullptr, src, 0, 0, wOffset, hOffset, dst, nullptr,
-                             count, kind, synchronous, "cudaMemcpyFromArray");
-}
-
-extern "C" cudaError_t
-cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
-                         size_t hOffset, size_t count, cudaMemcpyKind kind,
-                         cudaStream_t stream) {
-  return copyLinearWithArray(nullptr, src, 0, 0, wOffset, hOffset, dst, nullptr,
-                             count, kind, onStream(stream),
-                             "cudaMemcpyFromArrayAsync");
-}
-
-extern "C" cudaError_t
-cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
-                       cudaArray_const_t src, size_t wOffsetSrc,
-                       size_t hOffsetSrc, size_t count, cudaMemcpyKind kind) {
-  return copyLinearWithArray(dst, src, wOffsetDst, hOffsetDst, wOffsetSrc,
-                             hOffsetSrc, nullptr, nullptr, count, kind,
-                             synchronous, "cudaMemcpyArrayToArray");
 }
 
 //===----------------------------------------------------------------------===//

@@ -192,6 +192,29 @@ static void printTextureTypes() {
   VALUE(cudaArrayTextureGather);
 }
 
+static void printGraphTypes() {
+  SIZE(cudaGraphExecUpdateResultInfo);
+  FIELD(cudaGraphExecUpdateResultInfo, errorNode);
+  FIELD(cudaGraphExecUpdateResultInfo, errorFromNode);
+  SIZE(cudaGraphEdgeData);
+  FIELD(cudaGraphEdgeData, type);
+  FIELD(cudaGraphEdgeData, reserved);
+  VALUE(cudaStreamCaptureStatusInvalidated);
+  VALUE(cudaStreamCaptureModeThreadLocal);
+  VALUE(cudaStreamCaptureModeRelaxed);
+  VALUE(cudaGraphExecUpdateSuccess);
+  VALUE(cudaGraphExecUpdateErrorAttributesChanged);
+  VALUE(cudaGraphInstantiateFlagAutoFreeOnLaunch);
+  VALUE(cudaGraphInstantiateFlagUpload);
+  VALUE(cudaGraphInstantiateFlagUseNodePriority);
+  VALUE(cudaErrorStreamCaptureUnsupported);
+  VALUE(cudaErrorStreamCaptureInvalidated);
+  VALUE(cudaErrorStreamCaptureMerge);
+  VALUE(cudaErrorStreamCaptureUnmatched);
+  VALUE(cudaErrorStreamCaptureImplicit);
+  VALUE(cudaErrorIllegalState);
+}
+
 /// Every device attribute the GPU runtime asks the driver for: it passes
 /// these numbers to cuDeviceGetAttribute (DriverApiCheck.cpp checks that the
 /// toolkit's are the driver's).
@@ -301,5 +324,6 @@ int main() {
   printMemoryPoolStructs();
   printEnums();
   printTextureTypes();
+  printGraphTypes();
   return 0;
 }

@@ -15,10 +15,13 @@
 //    compatible type, struct of the same size) and size;
 //  * the numeric values of the driver constants respec uses;
 //  * the layouts of CUDA_MEMCPY2D, CUDA_MEMCPY3D, CUDA_ARRAY3D_DESCRIPTOR,
-//    CUDA_RESOURCE_DESC, CUDA_TEXTURE_DESC and CUDA_RESOURCE_VIEW_DESC;
-//  * that the runtime API's array flags, resource types, address modes and
-//    filter modes, which the GPU runtime passes on unchanged, are the
-//    driver's;
+//    CUDA_RESOURCE_DESC, CUDA_TEXTURE_DESC, CUDA_RESOURCE_VIEW_DESC,
+//    CUgraphEdgeData and CUgraphExecUpdateResultInfo;
+//  * that the runtime API's array flags, resource types, address modes,
+//    filter modes, stream capture modes and statuses, graph update results
+//    and instantiation flags, which the GPU runtime passes on unchanged, are
+//    the driver's, and that cudaGraphEdgeData and
+//    cudaGraphExecUpdateResultInfo have the driver's layouts;
 //  * that the runtime API's device attribute numbers (cudaDevAttr*, which
 //    the runtime passes to cuDeviceGetAttribute) are the driver's.
 //
@@ -112,6 +115,7 @@ namespace gpu = respec::gpu;
       sameSignature(&::SYMBOL, static_cast<CUresult(*) PARAMS>(nullptr)),      \
       "respec's declaration of " #SYMBOL " differs from cuda.h's");
 RESPEC_DRIVER_FUNCTIONS(CHECK_ENTRY_POINT)
+RESPEC_DRIVER_GRAPH_FUNCTIONS(CHECK_ENTRY_POINT)
 #undef CHECK_ENTRY_POINT
 
 #define CONSTANT(NAME)                                                         \
@@ -131,9 +135,16 @@ CONSTANT(CUDA_ERROR_INVALID_CONTEXT)
 CONSTANT(CUDA_ERROR_NO_BINARY_FOR_GPU)
 CONSTANT(CUDA_ERROR_INVALID_PTX)
 CONSTANT(CUDA_ERROR_INVALID_HANDLE)
+CONSTANT(CUDA_ERROR_ILLEGAL_STATE)
 CONSTANT(CUDA_ERROR_NOT_FOUND)
 CONSTANT(CUDA_ERROR_NOT_READY)
 CONSTANT(CUDA_ERROR_NOT_SUPPORTED)
+CONSTANT(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)
+CONSTANT(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED)
+CONSTANT(CUDA_ERROR_STREAM_CAPTURE_MERGE)
+CONSTANT(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED)
+CONSTANT(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT)
+CONSTANT(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE)
 CONSTANT(CUDA_ERROR_UNKNOWN)
 CONSTANT(CU_DEVICE_ATTRIBUTE_CLOCK_RATE)
 CONSTANT(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)
@@ -190,6 +201,20 @@ CONSTANT(CU_TR_ADDRESS_MODE_MIRROR)
 CONSTANT(CU_TR_ADDRESS_MODE_BORDER)
 CONSTANT(CU_TR_FILTER_MODE_POINT)
 CONSTANT(CU_TR_FILTER_MODE_LINEAR)
+CONSTANT(CU_STREAM_CAPTURE_STATUS_NONE)
+CONSTANT(CU_STREAM_CAPTURE_STATUS_ACTIVE)
+CONSTANT(CU_STREAM_CAPTURE_STATUS_INVALIDATED)
+CONSTANT(CU_STREAM_CAPTURE_MODE_GLOBAL)
+CONSTANT(CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+CONSTANT(CU_STREAM_CAPTURE_MODE_RELAXED)
+CONSTANT(CU_GRAPH_EXEC_UPDATE_SUCCESS)
+CONSTANT(CU_GRAPH_EXEC_UPDATE_ERROR)
+CONSTANT(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED)
+CONSTANT(CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED)
+CONSTANT(CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)
+CONSTANT(CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD)
+CONSTANT(CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH)
+CONSTANT(CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY)
 #undef CONSTANT
 static_assert(respecDeviceCpu == static_cast<long long>(CU_DEVICE_CPU));
 static_assert(respecArray3DLayered == CUDA_ARRAY3D_LAYERED);
@@ -303,6 +328,18 @@ LAYOUT(CUDA_RESOURCE_VIEW_DESC, lastMipmapLevel)
 LAYOUT(CUDA_RESOURCE_VIEW_DESC, firstLayer)
 LAYOUT(CUDA_RESOURCE_VIEW_DESC, lastLayer)
 LAYOUT(CUDA_RESOURCE_VIEW_DESC, reserved)
+static_assert(sizeof(gpu::CUgraphEdgeData) == sizeof(::CUgraphEdgeData));
+LAYOUT(CUgraphEdgeData, from_port)
+LAYOUT(CUgraphEdgeData, to_port)
+LAYOUT(CUgraphEdgeData, type)
+LAYOUT(CUgraphEdgeData, reserved)
+static_assert(sizeof(gpu::CUgraphExecUpdateResultInfo) ==
+              sizeof(::CUgraphExecUpdateResultInfo));
+static_assert(sizeof(gpu::CUgraphExecUpdateResultInfo::result) ==
+              sizeof(::CUgraphExecUpdateResultInfo::result));
+LAYOUT(CUgraphExecUpdateResultInfo, result)
+LAYOUT(CUgraphExecUpdateResultInfo, errorNode)
+LAYOUT(CUgraphExecUpdateResultInfo, errorFromNode)
 #undef LAYOUT
 
 // The runtime API's values that the GPU runtime passes on unchanged are the
@@ -321,7 +358,56 @@ SAME_VALUE(cudaAddressModeMirror, CU_TR_ADDRESS_MODE_MIRROR)
 SAME_VALUE(cudaAddressModeBorder, CU_TR_ADDRESS_MODE_BORDER)
 SAME_VALUE(cudaFilterModePoint, CU_TR_FILTER_MODE_POINT)
 SAME_VALUE(cudaFilterModeLinear, CU_TR_FILTER_MODE_LINEAR)
+SAME_VALUE(cudaStreamCaptureStatusNone, CU_STREAM_CAPTURE_STATUS_NONE)
+SAME_VALUE(cudaStreamCaptureStatusActive, CU_STREAM_CAPTURE_STATUS_ACTIVE)
+SAME_VALUE(cudaStreamCaptureStatusInvalidated,
+           CU_STREAM_CAPTURE_STATUS_INVALIDATED)
+SAME_VALUE(cudaStreamCaptureModeGlobal, CU_STREAM_CAPTURE_MODE_GLOBAL)
+SAME_VALUE(cudaStreamCaptureModeThreadLocal,
+           CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+SAME_VALUE(cudaStreamCaptureModeRelaxed, CU_STREAM_CAPTURE_MODE_RELAXED)
+SAME_VALUE(cudaGraphExecUpdateSuccess, CU_GRAPH_EXEC_UPDATE_SUCCESS)
+SAME_VALUE(cudaGraphExecUpdateError, CU_GRAPH_EXEC_UPDATE_ERROR)
+SAME_VALUE(cudaGraphExecUpdateErrorTopologyChanged,
+           CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED)
+SAME_VALUE(cudaGraphExecUpdateErrorNodeTypeChanged,
+           CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED)
+SAME_VALUE(cudaGraphExecUpdateErrorFunctionChanged,
+           CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED)
+SAME_VALUE(cudaGraphExecUpdateErrorParametersChanged,
+           CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED)
+SAME_VALUE(cudaGraphExecUpdateErrorNotSupported,
+           CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED)
+SAME_VALUE(cudaGraphExecUpdateErrorUnsupportedFunctionChange,
+           CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE)
+SAME_VALUE(cudaGraphExecUpdateErrorAttributesChanged,
+           CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED)
+SAME_VALUE(cudaGraphInstantiateFlagAutoFreeOnLaunch,
+           CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)
+SAME_VALUE(cudaGraphInstantiateFlagUpload, CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD)
+SAME_VALUE(cudaGraphInstantiateFlagDeviceLaunch,
+           CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH)
+SAME_VALUE(cudaGraphInstantiateFlagUseNodePriority,
+           CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY)
 #undef SAME_VALUE
+// The GPU runtime passes the runtime's structures to the driver as they are.
+#define SAME_LAYOUT(RUNTIME, DRIVER, FIELD)                                    \
+  static_assert(offsetof(::RUNTIME, FIELD) == offsetof(::DRIVER, FIELD) &&     \
+                    sizeof(::RUNTIME::FIELD) == sizeof(::DRIVER::FIELD),       \
+                #RUNTIME "::" #FIELD " is not where " #DRIVER " has it");
+static_assert(sizeof(::cudaGraphEdgeData) == sizeof(::CUgraphEdgeData));
+SAME_LAYOUT(cudaGraphEdgeData, CUgraphEdgeData, from_port)
+SAME_LAYOUT(cudaGraphEdgeData, CUgraphEdgeData, to_port)
+SAME_LAYOUT(cudaGraphEdgeData, CUgraphEdgeData, type)
+SAME_LAYOUT(cudaGraphEdgeData, CUgraphEdgeData, reserved)
+static_assert(sizeof(::cudaGraphExecUpdateResultInfo) ==
+              sizeof(::CUgraphExecUpdateResultInfo));
+SAME_LAYOUT(cudaGraphExecUpdateResultInfo, CUgraphExecUpdateResultInfo, result)
+SAME_LAYOUT(cudaGraphExecUpdateResultInfo, CUgraphExecUpdateResultInfo,
+            errorNode)
+SAME_LAYOUT(cudaGraphExecUpdateResultInfo, CUgraphExecUpdateResultInfo,
+            errorFromNode)
+#undef SAME_LAYOUT
 static_assert(cudaArrayLayered == CUDA_ARRAY3D_LAYERED);
 static_assert(cudaArraySurfaceLoadStore == CUDA_ARRAY3D_SURFACE_LDST);
 static_assert(cudaArrayCubemap == CUDA_ARRAY3D_CUBEMAP);

@@ -17,6 +17,15 @@
 //    zeroed host storage of their size;
 //  * streams and events run everything at once; host functions run inside
 //    cuLaunchHostFunc;
+//  * a capturing stream (cuStreamBeginCapture) records kernel launches (with
+//    their parameters' values), cuMemcpy*Async, cuMemsetD*Async, host
+//    functions and graph launches as the nodes of a chain instead of running
+//    them; streams join a capture by waiting for an event recorded in it.
+//    cuGraphLaunch runs an executable graph's nodes at once, in order, so a
+//    replayed kernel launch is logged like a launch. Synchronizing with a
+//    capturing stream, and stream-ordered allocation in one, invalidate the
+//    capture (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED). cuGraphExecUpdate
+//    accepts a graph with nodes of the same kinds in the same order;
 //  * cuLaunchKernel cannot run PTX: it learns each parameter's size from the
 //    entry's `.param` list and, when RESPEC_FAKE_CUDA_LOG names a file,
 //    appends one line per launch:
@@ -47,9 +56,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,15 +89,38 @@ struct FakeModule {
   std::map<std::string, std::pair<void *, size_t>> globals;
 };
 
+struct FakeStream;
+
+/// A stream capture: the graph it records into and the streams that take
+/// part (the origin and those that joined it by waiting for an event
+/// recorded in it).
+struct FakeCapture {
+  CUgraph graph;
+  FakeStream *origin;
+  unsigned long long id;
+  bool invalidated = false;
+  bool ended = false;
+  std::vector<FakeStream *> members;
+};
+
 struct FakeStream {
   unsigned flags;
   int priority;
+  /// The capture the stream takes part in, if any, and the nodes the next
+  /// operation captured in the stream depends on.
+  std::shared_ptr<FakeCapture> capture = nullptr;
+  std::vector<CUgraphNode> dependencies = {};
+  std::vector<CUgraphEdgeData> edgeData = {};
 };
 
 struct FakeEvent {
   unsigned flags;
   bool recorded = false;
   double timeMs = 0;
+  /// The capture the event was last recorded in, and the nodes it stands
+  /// for there.
+  std::shared_ptr<FakeCapture> capture = nullptr;
+  std::vector<CUgraphNode> dependencies = {};
 };
 
 struct FakeContext {
@@ -120,6 +154,9 @@ struct State {
   std::map<CUtexObject, FakeTexture> textures;
   std::map<CUsurfObject, CUDA_RESOURCE_DESC> surfaces;
   unsigned long long nextObject = 0x1000;
+  std::set<CUgraph> graphs;
+  std::set<CUgraphExec> execs;
+  unsigned long long nextCaptureId = 1;
 };
 
 State &state() {
@@ -128,6 +165,22 @@ State &state() {
 }
 
 thread_local CUcontext currentContext = nullptr;
+
+/// The fake's streams: null and CU_STREAM_LEGACY (1) are the legacy default
+/// stream, CU_STREAM_PER_THREAD (2) the calling thread's own, others ones it
+/// created.
+FakeStream *fakeStream(CUstream stream) {
+  static FakeStream legacyStream{0, 0};
+  thread_local FakeStream perThreadStream{0, 0};
+  auto value = reinterpret_cast<uintptr_t>(stream);
+  if (value == 2)
+    return &perThreadStream;
+  return value < 2 ? &legacyStream : reinterpret_cast<FakeStream *>(stream);
+}
+
+bool isLegacyStream(CUstream stream) {
+  return reinterpret_cast<uintptr_t>(stream) < 2;
+}
 
 /// The allocation that contains `ptr`, if any.
 const Allocation *findAllocation(State &s, const void *ptr,
@@ -454,6 +507,84 @@ CUresult checkResource(State &s, const CUDA_RESOURCE_DESC *r) {
 }
 
 bool isValidContext() { return currentContext != nullptr; }
+
+} // namespace
+
+// Graphs: a node is the operation a stream would have run, with its
+// arguments copied; an executable graph holds copies of its graph's nodes,
+// and a launch runs them in the order they were captured.
+
+struct respec::gpu::CUgraphNode_st {
+  enum Kind { Kernel, Memcpy, Memset, Host, ChildGraph };
+  Kind kind;
+  std::function<CUresult()> run;
+};
+
+struct respec::gpu::CUgraph_st {
+  std::vector<std::unique_ptr<CUgraphNode_st>> nodes;
+  /// Whether a capture records into the graph: until it ends, the graph can
+  /// be neither destroyed nor instantiated.
+  bool capturing = false;
+};
+
+struct respec::gpu::CUgraphExec_st {
+  std::vector<CUgraphNode_st> nodes;
+};
+
+namespace {
+
+/// Makes `nodes` what the next operation captured in `stream` depends on.
+void setDependencies(FakeStream &stream, std::vector<CUgraphNode> nodes) {
+  stream.dependencies = std::move(nodes);
+  stream.edgeData.assign(stream.dependencies.size(), CUgraphEdgeData{});
+}
+
+/// Leaves `stream`'s capture, if it takes part in one.
+void leaveCapture(FakeStream &stream) {
+  if (FakeCapture *capture = stream.capture.get())
+    capture->members.erase(
+        std::remove(capture->members.begin(), capture->members.end(), &stream),
+        capture->members.end());
+  stream.capture.reset();
+  setDependencies(stream, {});
+}
+
+/// Runs `operation` now, as the fake runs all stream work, or, when `stream`
+/// is capturing, records it as a node of kind `kind` instead.
+CUresult submit(CUstream stream, CUgraphNode_st::Kind kind,
+                std::function<CUresult()> operation) {
+  {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    FakeStream *fs = fakeStream(stream);
+    if (FakeCapture *capture = fs->capture.get()) {
+      if (capture->invalidated)
+        return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+      auto node = std::make_unique<CUgraphNode_st>(
+          CUgraphNode_st{kind, std::move(operation)});
+      setDependencies(*fs, {node.get()});
+      capture->graph->nodes.push_back(std::move(node));
+      return CUDA_SUCCESS;
+    }
+  }
+  return operation();
+}
+
+/// For work the fake cannot capture (stream-ordered allocation) and for
+/// synchronization with a capturing stream, which the driver refuses:
+/// invalidates `stream`'s capture and returns the error, or CUDA_SUCCESS
+/// when `stream` is not capturing.
+CUresult refuseWhileCapturing(CUstream stream) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  FakeCapture *capture = fakeStream(stream)->capture.get();
+  if (!capture)
+    return CUDA_SUCCESS;
+  capture->invalidated = true;
+  return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
+thread_local int threadCaptureMode = CU_STREAM_CAPTURE_MODE_GLOBAL;
 
 } // namespace
 
@@ -827,7 +958,7 @@ CUresult cuFuncSetCacheConfig(CUfunction function, int) {
 
 CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY,
                         unsigned gridZ, unsigned blockX, unsigned blockY,
-                        unsigned blockZ, unsigned sharedBytes, CUstream,
+                        unsigned blockZ, unsigned sharedBytes, CUstream stream,
                         void **params, void **extra) {
   auto *f = reinterpret_cast<FakeFunction *>(function);
   if (!f || extra)
@@ -839,10 +970,24 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY,
     return CUDA_ERROR_INVALID_VALUE;
   if (!f->paramSizes.empty() && !params)
     return CUDA_ERROR_INVALID_VALUE;
-  const unsigned grid[3] = {gridX, gridY, gridZ};
-  const unsigned block[3] = {blockX, blockY, blockZ};
-  appendLaunchLog(*f, grid, block, sharedBytes, params);
-  return CUDA_SUCCESS;
+  // The driver copies the parameters' values when the launch is submitted
+  // (captured), so a replay launches with the values of that time.
+  std::vector<std::vector<unsigned char>> values;
+  for (size_t i = 0; i < f->paramSizes.size(); ++i) {
+    const auto *bytes = static_cast<const unsigned char *>(params[i]);
+    values.emplace_back(bytes, bytes + f->paramSizes[i]);
+  }
+  return submit(
+      stream, CUgraphNode_st::Kernel,
+      [f, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes, values] {
+        const unsigned grid[3] = {gridX, gridY, gridZ};
+        const unsigned block[3] = {blockX, blockY, blockZ};
+        std::vector<void *> pointers;
+        for (const std::vector<unsigned char> &value : values)
+          pointers.push_back(const_cast<unsigned char *>(value.data()));
+        appendLaunchLog(*f, grid, block, sharedBytes, pointers.data());
+        return CUDA_SUCCESS;
+      });
 }
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
@@ -993,18 +1138,26 @@ struct respec::gpu::CUmemPoolHandle_st {
 static CUmemPoolHandle_st defaultPool;
 static CUmemPoolHandle_st *currentPool = &defaultPool;
 
-CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t bytes, CUstream) {
+// The fake cannot capture allocation nodes: allocating in a capturing
+// stream invalidates the capture.
+CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t bytes, CUstream stream) {
+  if (CUresult result = refuseWhileCapturing(stream))
+    return result;
   return cuMemAlloc_v2(ptr, bytes);
 }
 
-CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream) {
+CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream stream) {
+  if (CUresult result = refuseWhileCapturing(stream))
+    return result;
   return cuMemFree_v2(ptr);
 }
 
 CUresult cuMemAllocFromPoolAsync(CUdeviceptr *ptr, size_t bytes,
-                                 CUmemoryPool pool, CUstream) {
+                                 CUmemoryPool pool, CUstream stream) {
   if (!pool)
     return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult result = refuseWhileCapturing(stream))
+    return result;
   return cuMemAlloc_v2(ptr, bytes);
 }
 
@@ -1089,8 +1242,9 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
 }
 
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
-                       CUstream) {
-  return cuMemcpy(dst, src, bytes);
+                       CUstream stream) {
+  return submit(stream, CUgraphNode_st::Memcpy,
+                [dst, src, bytes] { return cuMemcpy(dst, src, bytes); });
 }
 
 CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext, CUdeviceptr src, CUcontext,
@@ -1125,8 +1279,11 @@ CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream) {
-  return cuMemcpy3D_v2(p);
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream stream) {
+  if (!p)
+    return CUDA_ERROR_INVALID_VALUE;
+  return submit(stream, CUgraphNode_st::Memcpy,
+                [copy = *p] { return cuMemcpy3D_v2(&copy); });
 }
 
 CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) {
@@ -1153,8 +1310,11 @@ CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) {
   return cuMemcpy3D_v2(&copy);
 }
 
-CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream) {
-  return cuMemcpy2D_v2(p);
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream stream) {
+  if (!p)
+    return CUDA_ERROR_INVALID_VALUE;
+  return submit(stream, CUgraphNode_st::Memcpy,
+                [copy = *p] { return cuMemcpy2D_v2(&copy); });
 }
 
 // CUDA arrays, texture objects and surface objects.
@@ -1280,8 +1440,11 @@ CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char value,
 }
 
 CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char value,
-                           size_t width, size_t height, CUstream) {
-  return cuMemsetD2D8_v2(dst, pitch, value, width, height);
+                           size_t width, size_t height, CUstream stream) {
+  return submit(stream, CUgraphNode_st::Memset,
+                [dst, pitch, value, width, height] {
+                  return cuMemsetD2D8_v2(dst, pitch, value, width, height);
+                });
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {
@@ -1289,8 +1452,10 @@ CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char value, size_t count) {
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count,
-                         CUstream) {
-  return cuMemsetD8_v2(dst, value, count);
+                         CUstream stream) {
+  return submit(stream, CUgraphNode_st::Memset, [dst, value, count] {
+    return cuMemsetD8_v2(dst, value, count);
+  });
 }
 
 CUresult cuStreamCreateWithPriority(CUstream *stream, unsigned flags,
@@ -1306,23 +1471,24 @@ CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
   return cuStreamCreateWithPriority(stream, flags, 0);
 }
 
-/// The fake's streams: null, CU_STREAM_LEGACY (1), CU_STREAM_PER_THREAD (2)
-/// or one it created.
-static FakeStream *fakeStream(CUstream stream) {
-  static FakeStream defaultStream{0, 0};
-  auto value = reinterpret_cast<uintptr_t>(stream);
-  return value <= 2 ? &defaultStream : reinterpret_cast<FakeStream *>(stream);
-}
-
 CUresult cuStreamDestroy_v2(CUstream stream) {
   if (reinterpret_cast<uintptr_t>(stream) <= 2)
     return CUDA_ERROR_INVALID_HANDLE;
+  {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    leaveCapture(*fakeStream(stream));
+  }
   delete reinterpret_cast<FakeStream *>(stream);
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
-CUresult cuStreamQuery(CUstream) { return CUDA_SUCCESS; }
+// Waiting for a capturing stream is not allowed: its work has not run.
+CUresult cuStreamSynchronize(CUstream stream) {
+  return refuseWhileCapturing(stream);
+}
+
+CUresult cuStreamQuery(CUstream stream) { return refuseWhileCapturing(stream); }
 
 CUresult cuStreamGetFlags(CUstream stream, unsigned *flags) {
   *flags = fakeStream(stream)->flags;
@@ -1334,13 +1500,40 @@ CUresult cuStreamGetPriority(CUstream stream, int *priority) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamWaitEvent(CUstream, CUevent event, unsigned) {
-  return event ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+// Waiting for an event recorded in a capture joins the capture: the
+// stream's later work is captured too, after the work the event follows.
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned) {
+  auto *e = reinterpret_cast<FakeEvent *>(event);
+  if (!e)
+    return CUDA_ERROR_INVALID_HANDLE;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  std::shared_ptr<FakeCapture> capture = e->capture;
+  if (!capture || capture->ended)
+    return CUDA_SUCCESS;
+  FakeStream *fs = fakeStream(stream);
+  if (fs->capture && fs->capture != capture)
+    return CUDA_ERROR_STREAM_CAPTURE_MERGE;
+  std::vector<CUgraphNode> dependencies = fs->dependencies;
+  for (CUgraphNode node : e->dependencies)
+    if (std::find(dependencies.begin(), dependencies.end(), node) ==
+        dependencies.end())
+      dependencies.push_back(node);
+  if (!fs->capture) {
+    fs->capture = capture;
+    capture->members.push_back(fs);
+  }
+  setDependencies(*fs, std::move(dependencies));
+  return CUDA_SUCCESS;
 }
 
-CUresult cuLaunchHostFunc(CUstream, CUhostFn fn, void *userData) {
-  fn(userData);
-  return CUDA_SUCCESS;
+CUresult cuLaunchHostFunc(CUstream stream, CUhostFn fn, void *userData) {
+  if (!fn)
+    return CUDA_ERROR_INVALID_VALUE;
+  return submit(stream, CUgraphNode_st::Host, [fn, userData] {
+    fn(userData);
+    return CUDA_SUCCESS;
+  });
 }
 
 CUresult cuEventCreate(CUevent *event, unsigned flags) {
@@ -1348,10 +1541,19 @@ CUresult cuEventCreate(CUevent *event, unsigned flags) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuEventRecord(CUevent event, CUstream) {
+CUresult cuEventRecord(CUevent event, CUstream stream) {
   auto *e = reinterpret_cast<FakeEvent *>(event);
   if (!e)
     return CUDA_ERROR_INVALID_HANDLE;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  // In a capture the event stands for the work captured so far, for other
+  // streams to join the capture by waiting for it.
+  FakeStream *fs = fakeStream(stream);
+  e->capture = fs->capture;
+  e->dependencies = fs->dependencies;
+  if (fs->capture)
+    return CUDA_SUCCESS;
   e->recorded = true;
   e->timeMs = nowMs();
   return CUDA_SUCCESS;
@@ -1381,6 +1583,227 @@ CUresult cuEventDestroy_v2(CUevent event) {
   if (!event)
     return CUDA_ERROR_INVALID_HANDLE;
   delete reinterpret_cast<FakeEvent *>(event);
+  return CUDA_SUCCESS;
+}
+
+// Stream capture and graphs.
+
+CUresult cuStreamBeginCapture_v2(CUstream stream, int mode) {
+  if (mode < CU_STREAM_CAPTURE_MODE_GLOBAL ||
+      mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (isLegacyStream(stream))
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  FakeStream *fs = fakeStream(stream);
+  if (fs->capture)
+    return CUDA_ERROR_ILLEGAL_STATE;
+  auto capture = std::make_shared<FakeCapture>();
+  capture->graph = new CUgraph_st;
+  capture->graph->capturing = true;
+  s.graphs.insert(capture->graph);
+  capture->origin = fs;
+  capture->id = s.nextCaptureId++;
+  capture->members.push_back(fs);
+  fs->capture = std::move(capture);
+  setDependencies(*fs, {});
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamEndCapture(CUstream stream, CUgraph *graph) {
+  if (!graph)
+    return CUDA_ERROR_INVALID_VALUE;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  FakeStream *fs = fakeStream(stream);
+  std::shared_ptr<FakeCapture> capture = fs->capture;
+  if (!capture)
+    return CUDA_ERROR_ILLEGAL_STATE;
+  if (capture->origin != fs) {
+    capture->invalidated = true;
+    return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
+  }
+  // Every stream that joined the capture leaves it with its origin.
+  while (!capture->members.empty())
+    leaveCapture(*capture->members.back());
+  capture->ended = true;
+  capture->graph->capturing = false;
+  if (capture->invalidated) {
+    s.graphs.erase(capture->graph);
+    delete capture->graph;
+    *graph = nullptr;
+    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  }
+  *graph = capture->graph;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCaptureInfo_v3(CUstream stream, int *status,
+                                   unsigned long long *id, CUgraph *graph,
+                                   const CUgraphNode **dependencies,
+                                   const CUgraphEdgeData **edgeData,
+                                   size_t *numDependencies) {
+  if (!status || (edgeData && !dependencies))
+    return CUDA_ERROR_INVALID_VALUE;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  FakeStream *fs = fakeStream(stream);
+  const FakeCapture *capture = fs->capture.get();
+  *status = !capture               ? CU_STREAM_CAPTURE_STATUS_NONE
+            : capture->invalidated ? CU_STREAM_CAPTURE_STATUS_INVALIDATED
+                                   : CU_STREAM_CAPTURE_STATUS_ACTIVE;
+  // The rest is only valid while the capture is active.
+  if (*status != CU_STREAM_CAPTURE_STATUS_ACTIVE)
+    return CUDA_SUCCESS;
+  if (id)
+    *id = capture->id;
+  if (graph)
+    *graph = capture->graph;
+  if (dependencies)
+    *dependencies = fs->dependencies.data();
+  if (edgeData)
+    *edgeData = fs->edgeData.data();
+  if (numDependencies)
+    *numDependencies = fs->dependencies.size();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamIsCapturing(CUstream stream, int *status) {
+  return cuStreamGetCaptureInfo_v3(stream, status, nullptr, nullptr, nullptr,
+                                   nullptr, nullptr);
+}
+
+CUresult cuThreadExchangeStreamCaptureMode(int *mode) {
+  if (!mode || *mode < CU_STREAM_CAPTURE_MODE_GLOBAL ||
+      *mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::swap(threadCaptureMode, *mode);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphCreate(CUgraph *graph, unsigned flags) {
+  if (!graph || flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  *graph = new CUgraph_st;
+  s.graphs.insert(*graph);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDestroy(CUgraph graph) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.graphs.count(graph) || graph->capturing)
+    return CUDA_ERROR_INVALID_VALUE;
+  s.graphs.erase(graph);
+  delete graph;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphGetNodes(CUgraph graph, CUgraphNode *nodes, size_t *numNodes) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.graphs.count(graph) || !numNodes)
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t count = graph->nodes.size();
+  if (!nodes) {
+    *numNodes = count;
+    return CUDA_SUCCESS;
+  }
+  // Entries past the graph's nodes are cleared.
+  for (size_t i = 0; i < *numNodes; ++i)
+    nodes[i] = i < count ? graph->nodes[i].get() : nullptr;
+  *numNodes = std::min(*numNodes, count);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph graph,
+                                     unsigned long long flags) {
+  constexpr unsigned long long knownFlags =
+      CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH |
+      CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD |
+      CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH |
+      CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
+  constexpr unsigned long long exclusiveFlags =
+      CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH |
+      CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH;
+  if (!exec || (flags & ~knownFlags) ||
+      (flags & exclusiveFlags) == exclusiveFlags)
+    return CUDA_ERROR_INVALID_VALUE;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.graphs.count(graph) || graph->capturing)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto *created = new CUgraphExec_st;
+  for (const std::unique_ptr<CUgraphNode_st> &node : graph->nodes)
+    created->nodes.push_back(*node);
+  s.execs.insert(created);
+  *exec = created;
+  return CUDA_SUCCESS;
+}
+
+// An update succeeds when the graph has the executable graph's nodes, of
+// the same kinds in the same order (the fake's graphs are chains); the
+// executable graph then takes the graph's parameters.
+CUresult cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph graph,
+                              CUgraphExecUpdateResultInfo *info) {
+  if (!info)
+    return CUDA_ERROR_INVALID_VALUE;
+  *info =
+      CUgraphExecUpdateResultInfo{CU_GRAPH_EXEC_UPDATE_ERROR, nullptr, nullptr};
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.execs.count(exec) || !s.graphs.count(graph) || graph->capturing)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (exec->nodes.size() != graph->nodes.size()) {
+    info->result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+    return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+  }
+  for (size_t i = 0; i < exec->nodes.size(); ++i)
+    if (exec->nodes[i].kind != graph->nodes[i]->kind) {
+      info->result = CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED;
+      info->errorNode = graph->nodes[i].get();
+      return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+    }
+  for (size_t i = 0; i < exec->nodes.size(); ++i)
+    exec->nodes[i] = *graph->nodes[i];
+  info->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphUpload(CUgraphExec exec, CUstream) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return s.execs.count(exec) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+// A launch runs the nodes at once, like all the fake's stream work; in a
+// capturing stream it is captured as one (child graph) node.
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
+  std::shared_ptr<const std::vector<CUgraphNode_st>> nodes;
+  {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!s.execs.count(exec))
+      return CUDA_ERROR_INVALID_VALUE;
+    nodes = std::make_shared<const std::vector<CUgraphNode_st>>(exec->nodes);
+  }
+  return submit(stream, CUgraphNode_st::ChildGraph, [nodes] {
+    for (const CUgraphNode_st &node : *nodes)
+      if (CUresult result = node.run())
+        return result;
+    return CUDA_SUCCESS;
+  });
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec exec) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.execs.erase(exec))
+    return CUDA_ERROR_INVALID_VALUE;
+  delete exec;
   return CUDA_SUCCESS;
 }
 

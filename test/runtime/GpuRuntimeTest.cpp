@@ -812,6 +812,316 @@ void checkStreams() {
   cudaGetLastError();
 }
 
+} // namespace
+
+// The per-thread default stream variants that the toolkit's headers rename
+// the capture and graph launch calls to (CUDA_API_PER_THREAD_DEFAULT_STREAM).
+extern "C" {
+cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t, cudaStreamCaptureMode);
+cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t, cudaGraph_t *);
+cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t, cudaStreamCaptureStatus *);
+cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t,
+                                          cudaStreamCaptureStatus *,
+                                          unsigned long long *, cudaGraph_t *,
+                                          const cudaGraphNode_t **,
+                                          const cudaGraphEdgeData **, size_t *);
+cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t, cudaStream_t);
+cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t, cudaStream_t);
+}
+
+namespace {
+
+cudaStreamCaptureStatus captureStatus(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusInvalidated;
+  CHECK_OK(cudaStreamIsCapturing(stream, &status));
+  return status;
+}
+
+/// Captures in `stream`: a copy of `host` to `device`, a memset of its
+/// first `cleared` ints, a launch of `scale` (two kernels: the kernel and
+/// its epilogue) with `factor`, a copy back to `back`, and a host function
+/// counting `runs`.
+cudaGraph_t captureSteps(cudaStream_t stream, int *device, const int *host,
+                         int *back, size_t bytes, int cleared, float factor,
+                         int *runs) {
+  CHECK_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  CHECK_OK(
+      cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream));
+  CHECK_OK(cudaMemsetAsync(device, 0, cleared * sizeof(int), stream));
+  int count = 256;
+  Triple triple = {1.0f, 2.0f, 3.0f};
+  void *args[] = {&device, &count, &factor, &triple};
+  CHECK_OK(cudaLaunchKernel(reinterpret_cast<const void *>(scaleStub), dim3(2),
+                            dim3(64), args, 0, stream));
+  CHECK_OK(
+      cudaMemcpyAsync(back, device, bytes, cudaMemcpyDeviceToHost, stream));
+  CHECK_OK(cudaLaunchHostFunc(stream, countHostFunction, runs));
+  cudaGraph_t graph = nullptr;
+  CHECK_OK(cudaStreamEndCapture(stream, &graph));
+  CHECK(graph != nullptr);
+  return graph;
+}
+
+/// The launch log lines of one run of captureSteps' kernel launch.
+std::vector<std::string> capturedLaunchLog(int *device, float factor) {
+  int count = 256;
+  Triple triple = {1.0f, 2.0f, 3.0f};
+  return {"launch _Z5scalePfifS_ grid=2,1,1 block=64,1,1 shared=0 params=" +
+              hex(&device, 8) + "," + hex(&count, 4) + "," + hex(&factor, 4) +
+              "," + hex(&triple, 12),
+          "launch _Z5scalePfifS__epilogue grid=1,1,1 block=32,1,1 shared=0 "
+          "params=" +
+              hex(&device, 8)};
+}
+
+/// Stream capture and graphs are the driver's: the fake records what a
+/// capturing stream is given and runs it when the graph is launched.
+void checkGraphs() {
+  constexpr int n = 16;
+  int host[n], back[n];
+  for (int i = 0; i < n; ++i)
+    back[i] = -1;
+  int *device = nullptr;
+  CHECK_OK(cudaMalloc(&device, sizeof(host)));
+  cudaStream_t stream = nullptr;
+  CHECK_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  CHECK(captureStatus(stream) == cudaStreamCaptureStatusNone);
+
+  // Nothing captured runs during the capture, kernels included.
+  truncate(logPath.c_str(), 0);
+  int runs = 0;
+  CHECK_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  CHECK(captureStatus(stream) == cudaStreamCaptureStatusActive);
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  unsigned long long id = 0;
+  cudaGraph_t capturing = nullptr;
+  const cudaGraphNode_t *dependencies = nullptr;
+  const cudaGraphEdgeData *edgeData = nullptr;
+  size_t numDependencies = 42;
+  CHECK_OK(cudaStreamGetCaptureInfo(stream, &status, &id, &capturing,
+                                    &dependencies, &edgeData,
+                                    &numDependencies));
+  CHECK(status == cudaStreamCaptureStatusActive && id != 0 &&
+        capturing != nullptr && numDependencies == 0);
+  // The graph being captured into is not finished.
+  cudaGraphExec_t early = nullptr;
+  CHECK_EQ_ERR(cudaGraphInstantiate(&early, capturing, 0),
+               cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaGraphDestroy(capturing), cudaErrorInvalidValue);
+  CHECK_OK(cudaStreamEndCapture(stream, &capturing));
+  CHECK_OK(cudaGraphDestroy(capturing));
+  cudaGraph_t graph =
+      captureSteps(stream, device, host, back, sizeof(host), 2, 2.0f, &runs);
+  CHECK(captureStatus(stream) == cudaStreamCaptureStatusNone);
+  CHECK(runs == 0 && back[0] == -1 && back[n - 1] == -1);
+  CHECK(readLog().empty());
+  size_t count = 0;
+  CHECK_OK(cudaGraphGetNodes(graph, nullptr, &count));
+  CHECK(count == 6);
+  cudaGraphNode_t nodes[8];
+  count = 8;
+  CHECK_OK(cudaGraphGetNodes(graph, nodes, &count));
+  CHECK(count == 6 && nodes[5] != nullptr && nodes[6] == nullptr);
+
+  // Each launch runs the captured work again, on the host data of its time
+  // and with the kernel arguments of the capture.
+  cudaGraphExec_t exec = nullptr;
+  CHECK_OK(cudaGraphInstantiate(&exec, graph, 0));
+  CHECK_OK(cudaGraphUpload(exec, stream));
+  for (int launch = 1; launch <= 2; ++launch) {
+    for (int i = 0; i < n; ++i)
+      host[i] = launch * 100 + i;
+    CHECK_OK(cudaGraphLaunch(exec, stream));
+    CHECK_OK(cudaStreamSynchronize(stream));
+    CHECK(runs == launch);
+    CHECK(back[0] == 0 && back[1] == 0 && back[2] == launch * 100 + 2 &&
+          back[n - 1] == launch * 100 + n - 1);
+  }
+  std::vector<std::string> once = capturedLaunchLog(device, 2.0f);
+  std::vector<std::string> twice = once;
+  twice.insert(twice.end(), once.begin(), once.end());
+  checkLogged(twice, "launch ");
+
+  // An update takes the parameters of a graph of the same shape: here a
+  // longer memset and another factor.
+  cudaGraph_t same =
+      captureSteps(stream, device, host, back, sizeof(host), 4, 5.0f, &runs);
+  cudaGraphExecUpdateResultInfo info = {};
+  info.result = cudaGraphExecUpdateError;
+  CHECK_OK(cudaGraphExecUpdate(exec, same, &info));
+  CHECK(info.result == cudaGraphExecUpdateSuccess);
+  truncate(logPath.c_str(), 0);
+  CHECK_OK(cudaGraphLaunch(exec, stream));
+  CHECK_OK(cudaStreamSynchronize(stream));
+  CHECK(runs == 3 && back[3] == 0 && back[4] == 204);
+  checkLogged(capturedLaunchLog(device, 5.0f), "launch ");
+  // A graph of another shape is refused, and the executable graph is
+  // unchanged.
+  cudaGraph_t other = nullptr;
+  CHECK_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+  CHECK_OK(cudaMemsetAsync(device, 0, sizeof(host), stream));
+  CHECK_OK(cudaStreamEndCapture(stream, &other));
+  info = {};
+  CHECK_EQ_ERR(cudaGraphExecUpdate(exec, other, &info),
+               cudaErrorGraphExecUpdateFailure);
+  CHECK(info.result == cudaGraphExecUpdateErrorTopologyChanged);
+  CHECK_EQ_ERR(cudaGetLastError(), cudaErrorGraphExecUpdateFailure);
+  cudaGraphExec_t single = nullptr;
+  CHECK_OK(cudaGraphInstantiateWithFlags(&single, other, 0));
+  cudaGraph_t host1 = nullptr;
+  CHECK_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  CHECK_OK(cudaLaunchHostFunc(stream, countHostFunction, &runs));
+  CHECK_OK(cudaStreamEndCapture(stream, &host1));
+  cudaGraphNode_t hostNode = nullptr;
+  count = 1;
+  CHECK_OK(cudaGraphGetNodes(host1, &hostNode, &count));
+  info = {};
+  CHECK_EQ_ERR(cudaGraphExecUpdate(single, host1, &info),
+               cudaErrorGraphExecUpdateFailure);
+  CHECK(info.result == cudaGraphExecUpdateErrorNodeTypeChanged &&
+        info.errorNode == hostNode);
+  CHECK_OK(cudaGraphExecUpdate(single, other, nullptr));
+  CHECK_OK(cudaGraphExecDestroy(single));
+  for (int i = 0; i < n; ++i)
+    host[i] = 7;
+  CHECK_OK(cudaGraphLaunch(exec, stream));
+  CHECK(runs == 4 && back[3] == 0 && back[4] == 7);
+
+  // Streams that wait for an event recorded in a capture join it.
+  cudaStream_t side = nullptr;
+  CHECK_OK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+  cudaEvent_t fork = nullptr, join = nullptr;
+  CHECK_OK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+  CHECK_OK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+  cudaGraph_t forked = nullptr;
+  CHECK_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  CHECK_OK(cudaEventRecord(fork, stream));
+  CHECK_OK(cudaStreamWaitEvent(side, fork, 0));
+  CHECK(captureStatus(side) == cudaStreamCaptureStatusActive);
+  CHECK_OK(cudaMemsetAsync(device, 1, sizeof(int), side));
+  CHECK_OK(cudaLaunchHostFunc(stream, countHostFunction, &runs));
+  CHECK_OK(cudaEventRecord(join, side));
+  CHECK_OK(cudaStreamWaitEvent(stream, join, 0));
+  CHECK_OK(cudaStreamGetCaptureInfo(stream, &status, nullptr, nullptr,
+                                    &dependencies, &edgeData,
+                                    &numDependencies));
+  CHECK(numDependencies == 2 && edgeData && edgeData[1].type == 0);
+  // Only the origin stream ends the capture.
+  CHECK_EQ_ERR(cudaStreamEndCapture(side, &forked),
+               cudaErrorStreamCaptureUnmatched);
+  CHECK_EQ_ERR(cudaStreamEndCapture(stream, &forked),
+               cudaErrorStreamCaptureInvalidated);
+  CHECK(forked == nullptr &&
+        captureStatus(side) == cudaStreamCaptureStatusNone);
+  CHECK_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  CHECK_OK(cudaEventRecord(fork, stream));
+  CHECK_OK(cudaStreamWaitEvent(side, fork, 0));
+  CHECK_OK(cudaMemsetAsync(device, 1, sizeof(int), side));
+  CHECK_OK(cudaEventRecord(join, side));
+  CHECK_OK(cudaStreamWaitEvent(stream, join, 0));
+  CHECK_OK(cudaLaunchHostFunc(stream, countHostFunction, &runs));
+  CHECK_OK(cudaStreamEndCapture(stream, &forked));
+  CHECK(captureStatus(side) == cudaStreamCaptureStatusNone && runs == 4);
+  cudaGraphExec_t forkedExec = nullptr;
+  CHECK_OK(cudaGraphInstantiate(&forkedExec, forked));
+  CHECK_OK(cudaGraphLaunch(forkedExec, side));
+  int first = 0;
+  CHECK_OK(cudaMemcpy(&first, device, sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(runs == 5 && first == 0x01010101);
+  CHECK_OK(cudaGraphExecDestroy(forkedExec));
+  CHECK_OK(cudaEventDestroy(fork));
+  CHECK_OK(cudaEventDestroy(join));
+  CHECK_OK(cudaStreamDestroy(side));
+
+  // The per-thread default stream can be captured, through the _ptsz calls
+  // too; the legacy one cannot.
+  cudaGraph_t perThread = nullptr;
+  CHECK_OK(cudaStreamBeginCapture_ptsz(nullptr, cudaStreamCaptureModeGlobal));
+  CHECK(captureStatus(cudaStreamPerThread) == cudaStreamCaptureStatusActive);
+  CHECK(captureStatus(stream) == cudaStreamCaptureStatusNone);
+  status = cudaStreamCaptureStatusNone;
+  CHECK_OK(cudaStreamIsCapturing_ptsz(nullptr, &status));
+  CHECK(status == cudaStreamCaptureStatusActive);
+  id = 0;
+  CHECK_OK(cudaStreamGetCaptureInfo_ptsz(nullptr, &status, &id, nullptr,
+                                         nullptr, nullptr, nullptr));
+  CHECK(status == cudaStreamCaptureStatusActive && id != 0);
+  CHECK_OK(cudaLaunchHostFunc(cudaStreamPerThread, countHostFunction, &runs));
+  CHECK_OK(cudaStreamEndCapture_ptsz(nullptr, &perThread));
+  cudaGraphExec_t perThreadExec = nullptr;
+  CHECK_OK(cudaGraphInstantiate(&perThreadExec, perThread, 0));
+  CHECK_OK(cudaGraphUpload_ptsz(perThreadExec, nullptr));
+  CHECK_OK(cudaGraphLaunch_ptsz(perThreadExec, nullptr));
+  CHECK(runs == 6);
+  CHECK_OK(cudaGraphExecDestroy(perThreadExec));
+  CHECK_EQ_ERR(cudaStreamBeginCapture(nullptr, cudaStreamCaptureModeGlobal),
+               cudaErrorStreamCaptureUnsupported);
+  CHECK_EQ_ERR(
+      cudaStreamBeginCapture(cudaStreamLegacy, cudaStreamCaptureModeGlobal),
+      cudaErrorStreamCaptureUnsupported);
+
+  // Misuse.
+  cudaGraph_t none = nullptr;
+  CHECK_EQ_ERR(cudaStreamEndCapture(stream, &none), cudaErrorIllegalState);
+  CHECK_EQ_ERR(cudaStreamEndCapture(stream, nullptr), cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaGraphLaunch(nullptr, stream), cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaGraphUpload(nullptr, stream), cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaGraphExecDestroy(nullptr), cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaGraphInstantiate(nullptr, graph, 0), cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaGraphInstantiate(&single, nullptr, 0),
+               cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaGraphGetNodes(graph, nullptr, nullptr),
+               cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaStreamIsCapturing(stream, nullptr), cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaStreamGetCaptureInfo(stream, nullptr),
+               cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaGraphCreate(&none, 1), cudaErrorInvalidValue);
+  CHECK_EQ_ERR(
+      cudaStreamBeginCapture(stream, static_cast<cudaStreamCaptureMode>(3)),
+      cudaErrorInvalidValue);
+  CHECK_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  CHECK_EQ_ERR(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal),
+               cudaErrorIllegalState);
+  // Waiting for a capturing stream invalidates its capture.
+  CHECK_EQ_ERR(cudaStreamSynchronize(stream),
+               cudaErrorStreamCaptureUnsupported);
+  CHECK(captureStatus(stream) == cudaStreamCaptureStatusInvalidated);
+  CHECK_EQ_ERR(cudaMemsetAsync(device, 0, 4, stream),
+               cudaErrorStreamCaptureInvalidated);
+  none = graph;
+  CHECK_EQ_ERR(cudaStreamEndCapture(stream, &none),
+               cudaErrorStreamCaptureInvalidated);
+  CHECK(none == nullptr &&
+        captureStatus(stream) == cudaStreamCaptureStatusNone);
+
+  // Capture modes are swapped per thread.
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  CHECK_OK(cudaThreadExchangeStreamCaptureMode(&mode));
+  CHECK(mode == cudaStreamCaptureModeGlobal);
+  CHECK_OK(cudaThreadExchangeStreamCaptureMode(&mode));
+  CHECK(mode == cudaStreamCaptureModeRelaxed);
+  CHECK_EQ_ERR(cudaThreadExchangeStreamCaptureMode(nullptr),
+               cudaErrorInvalidValue);
+
+  // Graphs made empty, and destroyed: the executable graph keeps its work.
+  cudaGraph_t empty = nullptr;
+  CHECK_OK(cudaGraphCreate(&empty, 0));
+  count = 42;
+  CHECK_OK(cudaGraphGetNodes(empty, nullptr, &count));
+  CHECK(count == 0);
+  for (cudaGraph_t g : {graph, same, other, host1, forked, perThread, empty})
+    CHECK_OK(cudaGraphDestroy(g));
+  CHECK_EQ_ERR(cudaGraphDestroy(nullptr), cudaErrorInvalidValue);
+  CHECK_EQ_ERR(cudaGraphDestroy(empty), cudaErrorInvalidValue);
+  CHECK_OK(cudaGraphLaunch(exec, stream));
+  CHECK(runs == 7);
+  CHECK_OK(cudaGraphExecDestroy(exec));
+  CHECK_EQ_ERR(cudaGraphLaunch(exec, stream), cudaErrorInvalidValue);
+  CHECK_OK(cudaStreamDestroy(stream));
+  CHECK_OK(cudaFree(device));
+  cudaGetLastError();
+}
+
 /// RESPEC_CUDA_DRIVER names a missing library: every call fails cleanly.
 int checkNoDriver() {
   int count = 42;
@@ -864,6 +1174,7 @@ int main(int argc, char **argv) {
   checkSymbols();
   checkLaunches();
   checkStreams();
+  checkGraphs();
   unlink(path);
   return finishTest("GpuRuntimeTest");
 }

@@ -1,7 +1,7 @@
 //===- TexelFormat.h - The layout of a texel from a channel descriptor ----===//
 
-#ifndef RESPEC_RUNTIME_CPU_TEXELFORMAT_H
-#define RESPEC_RUNTIME_CPU_TEXELFORMAT_H
+#ifndef RESPEC_RUNTIME_COMMON_TEXELFORMAT_H
+#define RESPEC_RUNTIME_COMMON_TEXELFORMAT_H
 
 #include <cuda_runtime_api.h>
 
@@ -9,10 +9,11 @@
 #include <optional>
 #include <string>
 
-namespace respec::cpu {
+namespace respec {
 
 /// What a cudaChannelFormatDesc describes: 1 to 4 channels of one kind and
-/// width.
+/// width. Both runtimes read channel descriptors with it: the CPU's to
+/// address and convert texels, the GPU's to name the driver's format.
 struct TexelFormat {
   enum Kind { Signed, Unsigned, Float };
   Kind kind;
@@ -28,6 +29,6 @@ struct TexelFormat {
                                        std::string *problem);
 };
 
-} // namespace respec::cpu
+} // namespace respec
 
-#endif // RESPEC_RUNTIME_CPU_TEXELFORMAT_H
+#endif // RESPEC_RUNTIME_COMMON_TEXELFORMAT_H
