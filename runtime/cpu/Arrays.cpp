@@ -1,7 +1,7 @@
 //===- Arrays.cpp - CUDA arrays of the CPU device -------------------------===//
 //
 // A CUDA array on the CPU device is one device allocation of row-major
-// texels. The copies that involve arrays (common/ArrayCopies.cpp) become
+// texels. The copies that involve arrays (common/CudaArrays.cpp) become
 // cudaMemcpy3D-style pitched copies: copy3D (Memcpy.cpp) turns the array
 // side into a pitched pointer.
 //
@@ -9,8 +9,8 @@
 
 #include "Textures.h"
 
-#include "../common/ArrayCopies.h"
 #include "../common/Backend.h"
+#include "../common/CudaArrays.h"
 #include "../common/Diagnostics.h"
 #include "../common/TexelFormat.h"
 #include "Allocations.h"
@@ -88,30 +88,6 @@ cudaError_t checkExtent(const cudaExtent &extent, unsigned flags,
   return cudaSuccess;
 }
 
-cudaError_t allocateArray(cudaArray_t *array, const cudaChannelFormatDesc *desc,
-                          cudaExtent extent, unsigned flags, const char *call) {
-  if (!array || !desc)
-    return reportError(cudaErrorInvalidValue, call, "null pointer argument");
-  std::string problem;
-  std::optional<TexelFormat> format = TexelFormat::of(*desc, &problem);
-  if (!format)
-    return reportError(cudaErrorInvalidChannelDescriptor, call, "%s",
-                       problem.c_str());
-  if (cudaError_t error = checkExtent(extent, flags, call))
-    return error;
-  auto *created = new cudaArray{nullptr, *desc, format->bytes, extent, flags};
-  size_t bytes = created->rowBytes() * created->rows() * created->slices();
-  created->data = static_cast<char *>(allocate(bytes, AllocationKind::Device, 0));
-  if (!created->data) {
-    delete created;
-    return reportError(cudaErrorMemoryAllocation, call, "%zu bytes", bytes);
-  }
-  std::lock_guard<std::mutex> lock(arraysMutex());
-  liveArrays().insert(created);
-  *array = created;
-  return cudaSuccess;
-}
-
 } // namespace
 
 bool respec::cpu::isLiveArray(const cudaArray *array) {
@@ -143,22 +119,31 @@ bool respec::arrayShapeOf(cudaArray_const_t array, ArrayShape *shape) {
   return true;
 }
 
-extern "C" cudaError_t cudaMallocArray(cudaArray_t *array,
-                                       const cudaChannelFormatDesc *desc,
-                                       size_t width, size_t height,
-                                       unsigned int flags) {
-  if (flags & cudaArrayLayered)
-    return reportError(cudaErrorInvalidValue, "cudaMallocArray",
-                       "layered arrays come from cudaMalloc3DArray");
-  return allocateArray(array, desc, make_cudaExtent(width, height, 0), flags,
-                       "cudaMallocArray");
-}
-
-extern "C" cudaError_t cudaMalloc3DArray(cudaArray_t *array,
-                                         const cudaChannelFormatDesc *desc,
-                                         cudaExtent extent,
-                                         unsigned int flags) {
-  return allocateArray(array, desc, extent, flags, "cudaMalloc3DArray");
+cudaError_t respec::createArray(cudaArray_t *array,
+                                const cudaChannelFormatDesc *desc,
+                                cudaExtent extent, unsigned flags,
+                                const char *call) {
+  if (!array || !desc)
+    return reportError(cudaErrorInvalidValue, call, "null pointer argument");
+  std::string problem;
+  std::optional<TexelFormat> format = TexelFormat::of(*desc, &problem);
+  if (!format)
+    return reportError(cudaErrorInvalidChannelDescriptor, call, "%s",
+                       problem.c_str());
+  if (cudaError_t error = checkExtent(extent, flags, call))
+    return error;
+  auto *created = new cudaArray{nullptr, *desc, format->bytes, extent, flags};
+  size_t bytes = created->rowBytes() * created->rows() * created->slices();
+  created->data =
+      static_cast<char *>(allocate(bytes, AllocationKind::Device, 0));
+  if (!created->data) {
+    delete created;
+    return reportError(cudaErrorMemoryAllocation, call, "%zu bytes", bytes);
+  }
+  std::lock_guard<std::mutex> lock(arraysMutex());
+  liveArrays().insert(created);
+  *array = created;
+  return cudaSuccess;
 }
 
 extern "C" cudaError_t cudaFreeArray(cudaArray_t array) {

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../common/ArrayCopies.h"
 #include "../common/Backend.h"
+#include "../common/CudaArrays.h"
 #include "../common/Diagnostics.h"
 #include "../common/ModuleRegistry.h"
 #include "Allocations.h"

@@ -560,24 +560,10 @@ char *surfaceAddress(const SurfaceObject &s, int32_t x, int32_t y, int32_t z,
 
 //===- Host API -------------------------------------------------------------===//
 
-extern "C" cudaError_t
-cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
-                        const cudaResourceDesc *pResDesc,
-                        const cudaTextureDesc *pTexDesc,
-                        const cudaResourceViewDesc *pResViewDesc) {
-  const char *call = "cudaCreateTextureObject";
-  if (!pTexObject || !pResDesc || !pTexDesc)
-    return reportError(cudaErrorInvalidValue, call, "null pointer argument");
-  if (pResViewDesc)
-    return reportError(cudaErrorNotSupported, call,
-                       "resource views are not supported by respec");
-  TextureObject t = {};
-  t.header.tag = TextureTag;
-  t.resource = *pResDesc;
-  t.sampler = *pTexDesc;
-  if (cudaError_t error = memoryOf(*pResDesc, false, &t.memory, call))
-    return error;
-  const cudaTextureDesc &s = *pTexDesc;
+namespace {
+
+/// The sampler's modes, as CUDA accepts them (sRGB is not supported).
+cudaError_t checkSampler(const cudaTextureDesc &s, const char *call) {
   if (s.sRGB)
     return reportError(cudaErrorNotSupported, call,
                        "sRGB textures are not supported by respec");
@@ -593,7 +579,13 @@ cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
       s.readMode != cudaReadModeNormalizedFloat)
     return reportError(cudaErrorInvalidValue, call, "read mode %d",
                        static_cast<int>(s.readMode));
+  return cudaSuccess;
+}
+
+/// Whether `t` gives float results, and the combinations CUDA refuses.
+cudaError_t chooseResults(TextureObject &t, const char *call) {
   const TexelFormat &format = t.memory.format;
+  const cudaTextureDesc &s = t.sampler;
   bool integer = format.kind != TexelFormat::Float;
   t.normalizedRead = integer && (format.alwaysNormalized ||
                                  s.readMode == cudaReadModeNormalizedFloat);
@@ -606,12 +598,21 @@ cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
     return reportError(cudaErrorInvalidValue, call,
                        "linear filtering needs float results: float texels, "
                        "or integer texels read as normalized floats");
+  return cudaSuccess;
+}
+
+/// What the runtime's samplers decide once per object: the address modes
+/// that apply, the border's result lanes, the texel reader and the sampler.
+void prepareSampling(TextureObject &t) {
   const TexelMemory &m = t.memory;
+  const cudaTextureDesc &s = t.sampler;
   for (unsigned d = 0; d < 3; ++d) {
     t.extent[d] = static_cast<int64_t>(m.size[d]);
     cudaTextureAddressMode mode = s.addressMode[d];
     bool repeats = mode == cudaAddressModeWrap || mode == cudaAddressModeMirror;
     t.mode[d] = repeats && !s.normalizedCoords ? cudaAddressModeClamp : mode;
+    t.header.scale[d] =
+        s.normalizedCoords ? static_cast<float>(m.size[d]) : 1.0f;
   }
   if (t.floatResults)
     t.border = floatLanes(s.borderColor);
@@ -619,32 +620,64 @@ cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
     for (int c = 0; c < 4; ++c)
       t.border[c] =
           static_cast<uint32_t>(static_cast<int32_t>(s.borderColor[c]));
-  t.readFloats = floatReaderFor(format);
+  t.readFloats = floatReaderFor(m.format);
+  t.sample = sampleFunctionFor(m.dims, s.filterMode == cudaFilterModeLinear);
+}
+
+/// The header's description for the code respec generates: which textures
+/// it reads itself (tex1Dfetch of 32-bit channels, inline sampling of
+/// single-channel floats with clamp or border addressing) and how.
+void describeForGeneratedCode(TextureObject &t) {
+  const TexelMemory &m = t.memory;
+  const TexelFormat &format = m.format;
+  respec_texture_header &h = t.header;
+  h.linearWords = m.linear && format.bits == 32 && !t.normalizedRead;
+  h.data = m.data;
+  h.texels = m.size[0];
+  h.channels = static_cast<uint32_t>(format.channels);
+  h.alpha = format.kind == TexelFormat::Float ? 0x3f800000u : 1u;
   bool inlineAddressing = true;
   for (unsigned d = 0; d < 3; ++d) {
-    t.header.size[d] = static_cast<int32_t>(m.size[d]);
-    t.header.scale[d] =
-        s.normalizedCoords ? static_cast<float>(m.size[d]) : 1.0f;
+    h.size[d] = static_cast<int32_t>(m.size[d]);
     if (d < m.dims && t.mode[d] == cudaAddressModeBorder)
-      t.header.borderMask |= 1u << d;
+      h.borderMask |= 1u << d;
     else if (d < m.dims && t.mode[d] != cudaAddressModeClamp)
       inlineAddressing = false;
   }
   bool singleFloat = format.kind == TexelFormat::Float && format.bits == 32 &&
                      format.channels == 1;
   if (singleFloat && inlineAddressing && !m.linear)
-    t.header.inlineSampling = s.filterMode == cudaFilterModeLinear ? 2 : 1;
-  t.header.dims = m.dims;
-  t.header.layers = static_cast<int32_t>(m.layers);
-  t.header.borderColor = s.borderColor[0];
-  t.header.rowPitch = m.rowPitch;
-  t.header.slicePitch = m.slicePitch;
-  t.sample = sampleFunctionFor(m.dims, s.filterMode == cudaFilterModeLinear);
-  t.header.linearWords = m.linear && format.bits == 32 && !t.normalizedRead;
-  t.header.data = m.data;
-  t.header.texels = m.size[0];
-  t.header.channels = static_cast<uint32_t>(format.channels);
-  t.header.alpha = format.kind == TexelFormat::Float ? 0x3f800000u : 1u;
+    h.inlineSampling = t.sampler.filterMode == cudaFilterModeLinear ? 2 : 1;
+  h.dims = m.dims;
+  h.layers = static_cast<int32_t>(m.layers);
+  h.borderColor = t.sampler.borderColor[0];
+  h.rowPitch = m.rowPitch;
+  h.slicePitch = m.slicePitch;
+}
+
+} // namespace
+
+extern "C" cudaError_t cudaCreateTextureObject(
+    cudaTextureObject_t *pTexObject, const cudaResourceDesc *pResDesc,
+    const cudaTextureDesc *pTexDesc, const cudaResourceViewDesc *pResViewDesc) {
+  const char *call = "cudaCreateTextureObject";
+  if (!pTexObject || !pResDesc || !pTexDesc)
+    return reportError(cudaErrorInvalidValue, call, "null pointer argument");
+  if (pResViewDesc)
+    return reportError(cudaErrorNotSupported, call,
+                       "resource views are not supported by respec");
+  TextureObject t = {};
+  t.header.tag = TextureTag;
+  t.resource = *pResDesc;
+  t.sampler = *pTexDesc;
+  if (cudaError_t error = memoryOf(*pResDesc, false, &t.memory, call))
+    return error;
+  if (cudaError_t error = checkSampler(t.sampler, call))
+    return error;
+  if (cudaError_t error = chooseResults(t, call))
+    return error;
+  prepareSampling(t);
+  describeForGeneratedCode(t);
   TextureObject *created = TextureSlots::get().add(t);
   if (!created)
     return reportError(cudaErrorMemoryAllocation, call,

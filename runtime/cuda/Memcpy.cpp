@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../common/ArrayCopies.h"
 #include "../common/Backend.h"
+#include "../common/CudaArrays.h"
 #include "../common/Diagnostics.h"
 #include "../common/ModuleRegistry.h"
 #include "Context.h"

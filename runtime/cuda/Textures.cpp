@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../common/ArrayCopies.h"
 #include "../common/Backend.h"
+#include "../common/CudaArrays.h"
 #include "../common/Diagnostics.h"
 #include "../common/TexelFormat.h"
 #include "Context.h"
@@ -157,8 +157,25 @@ unsigned toDriverArrayFlags(unsigned flags) {
   return result;
 }
 
-cudaError_t allocateArray(cudaArray_t *array, const cudaChannelFormatDesc *desc,
-                          cudaExtent extent, unsigned flags, const char *call) {
+} // namespace
+
+bool respec::arrayShapeOf(cudaArray_const_t array, ArrayShape *shape) {
+  ArrayInfo info;
+  if (!findArray(array, &info))
+    return false;
+  *shape = ArrayShape{info.format.bytes, info.extent.width, info.rows(),
+                      info.slices()};
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA arrays.
+//===----------------------------------------------------------------------===//
+
+cudaError_t respec::createArray(cudaArray_t *array,
+                                const cudaChannelFormatDesc *desc,
+                                cudaExtent extent, unsigned flags,
+                                const char *call) {
   if (!array || !desc)
     return reportError(cudaErrorInvalidValue, call, "null pointer argument");
   ArrayInfo info{*desc, extent, flags, {}};
@@ -196,39 +213,6 @@ cudaError_t allocateArray(cudaArray_t *array, const cudaChannelFormatDesc *desc,
   r.arrays[handle] = info;
   *array = reinterpret_cast<cudaArray_t>(handle);
   return cudaSuccess;
-}
-
-} // namespace
-
-bool respec::arrayShapeOf(cudaArray_const_t array, ArrayShape *shape) {
-  ArrayInfo info;
-  if (!findArray(array, &info))
-    return false;
-  *shape = ArrayShape{info.format.bytes, info.extent.width, info.rows(),
-                      info.slices()};
-  return true;
-}
-
-//===----------------------------------------------------------------------===//
-// CUDA arrays.
-//===----------------------------------------------------------------------===//
-
-extern "C" cudaError_t cudaMallocArray(cudaArray_t *array,
-                                       const cudaChannelFormatDesc *desc,
-                                       size_t width, size_t height,
-                                       unsigned int flags) {
-  if (flags & cudaArrayLayered)
-    return reportError(cudaErrorInvalidValue, "cudaMallocArray",
-                       "layered arrays come from cudaMalloc3DArray");
-  return allocateArray(array, desc, make_cudaExtent(width, height, 0), flags,
-                       "cudaMallocArray");
-}
-
-extern "C" cudaError_t cudaMalloc3DArray(cudaArray_t *array,
-                                         const cudaChannelFormatDesc *desc,
-                                         cudaExtent extent,
-                                         unsigned int flags) {
-  return allocateArray(array, desc, extent, flags, "cudaMalloc3DArray");
 }
 
 extern "C" cudaError_t cudaFreeArray(cudaArray_t array) {

@@ -1,4 +1,4 @@
-//===- ArrayCopies.h - Copies to, from and between CUDA arrays ------------===//
+//===- CudaArrays.h - Copies to, from and between CUDA arrays ------------===//
 //
 // The runtime API's array copies (cudaMemcpy2DToArray, the deprecated
 // cudaMemcpyToArray, ...) are the same for both runtimes: each becomes one
@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef RESPEC_RUNTIME_COMMON_ARRAYCOPIES_H
-#define RESPEC_RUNTIME_COMMON_ARRAYCOPIES_H
+#ifndef RESPEC_RUNTIME_COMMON_CUDAARRAYS_H
+#define RESPEC_RUNTIME_COMMON_CUDAARRAYS_H
 
 #include "Backend.h"
 
@@ -30,6 +30,12 @@ struct ArrayShape {
 /// Backend hook: the shape of `array`, if it is a live CUDA array of this
 /// runtime.
 bool arrayShapeOf(cudaArray_const_t array, ArrayShape *shape);
+
+/// Backend hook: creates an array of `extent` (height 0 for 1-D arrays,
+/// depth 0 for 1-D and 2-D ones, the layers for layered ones) with the
+/// cudaArray* `flags`, reporting errors for `call`.
+cudaError_t createArray(cudaArray_t *array, const cudaChannelFormatDesc *desc,
+                        cudaExtent extent, unsigned flags, const char *call);
 
 /// True if the region of `extent` elements, rows and slices at `pos` lies
 /// inside an array of `shape`; reports cudaErrorInvalidValue for `call`
@@ -59,4 +65,4 @@ cudaError_t copyLinearWithArray(cudaArray_t dstArray,
 
 } // namespace respec
 
-#endif // RESPEC_RUNTIME_COMMON_ARRAYCOPIES_H
+#endif // RESPEC_RUNTIME_COMMON_CUDAARRAYS_H

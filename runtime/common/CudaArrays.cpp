@@ -1,6 +1,6 @@
-//===- ArrayCopies.cpp - Copies to, from and between CUDA arrays ----------===//
+//===- CudaArrays.cpp - The CUDA array entry points of both runtimes ------===//
 
-#include "ArrayCopies.h"
+#include "CudaArrays.h"
 
 #include "Diagnostics.h"
 
@@ -216,6 +216,24 @@ namespace {
 constexpr Ordering synchronous{nullptr, false};
 Ordering onStream(cudaStream_t stream) { return Ordering{stream, true}; }
 } // namespace
+
+extern "C" cudaError_t cudaMallocArray(cudaArray_t *array,
+                                       const cudaChannelFormatDesc *desc,
+                                       size_t width, size_t height,
+                                       unsigned int flags) {
+  if (flags & cudaArrayLayered)
+    return reportError(cudaErrorInvalidValue, "cudaMallocArray",
+                       "layered arrays come from cudaMalloc3DArray");
+  return createArray(array, desc, make_cudaExtent(width, height, 0), flags,
+                     "cudaMallocArray");
+}
+
+extern "C" cudaError_t cudaMalloc3DArray(cudaArray_t *array,
+                                         const cudaChannelFormatDesc *desc,
+                                         cudaExtent extent,
+                                         unsigned int flags) {
+  return createArray(array, desc, extent, flags, "cudaMalloc3DArray");
+}
 
 extern "C" cudaChannelFormatDesc
 cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f) {
