@@ -60,8 +60,13 @@ enum ObjectTag : uint32_t { TextureTag = 0x54455854, SurfaceTag = 0x53555246 };
 struct TextureObject;
 
 /// A texel's channels as float results (absent channels 0, alpha 1).
-using FloatReader = void (*)(const char *texel, const TexelFormat &format,
-                             float out[4]);
+struct FloatTexel {
+  float lane[4];
+};
+/// Returned by value (in registers): lanes written to memory and read
+/// back as a vector stall the store buffer.
+using FloatReader = FloatTexel (*)(const char *texel,
+                                   const TexelFormat &format);
 /// Samples at float coordinates in `layer`.
 using SampleFunction = respec_texel (*)(const TextureObject &t,
                                         const float coordinate[3],
@@ -321,18 +326,20 @@ float floatChannel(const char *p, const TexelFormat &format) {
 }
 
 template <int Channels>
-void readFloat32(const char *texel, const TexelFormat &, float out[4]) {
-  float lanes[4] = {0, 0, 0, 1};
-  std::memcpy(lanes, texel, Channels * sizeof(float));
-  std::memcpy(out, lanes, sizeof lanes);
+FloatTexel readFloat32(const char *texel, const TexelFormat &) {
+  FloatTexel result = {{0, 0, 0, 1}};
+  std::memcpy(result.lane, texel, Channels * sizeof(float));
+  return result;
 }
 
-void readFloatsOfAnyFormat(const char *texel, const TexelFormat &format,
-                           float out[4]) {
+FloatTexel readFloatsOfAnyFormat(const char *texel, const TexelFormat &format) {
+  FloatTexel result;
   for (int c = 0; c < 4; ++c)
-    out[c] = c < format.channels
-                 ? floatChannel(texel + c * (format.bits / 8), format)
-                 : c == 3 ? 1.0f : 0.0f;
+    result.lane[c] = c < format.channels
+                         ? floatChannel(texel + c * (format.bits / 8), format)
+                     : c == 3 ? 1.0f
+                              : 0.0f;
+  return result;
 }
 
 FloatReader floatReaderFor(const TexelFormat &format) {
@@ -357,11 +364,8 @@ respec_texel floatLanes(const float lanes[4]) {
 /// A texel as result lanes: floats, or sign- or zero-extended integers.
 respec_texel readLanes(const TextureObject &t, const char *texel) {
   const TexelFormat &format = t.memory.format;
-  if (t.floatResults) {
-    float lanes[4];
-    t.readFloats(texel, format, lanes);
-    return floatLanes(lanes);
-  }
+  if (t.floatResults)
+    return floatLanes(t.readFloats(texel, format).lane);
   respec_texel result = {0, 0, 0, 1};
   for (int c = 0; c < format.channels; ++c)
     result[c] = static_cast<uint32_t>(
@@ -375,10 +379,20 @@ respec_texel readLanes(const TextureObject &t, const char *texel) {
 /// weights.
 #pragma clang fp contract(off)
 
+/// floorf without a call into the C library (the runtime is built for the
+/// baseline x86-64, which has no rounding instruction): floats of magnitude
+/// 2^23 and more, infinities and NaN are their own floor.
+inline float floorOf(float value) {
+  if (!(std::fabs(value) < 8388608.0f))
+    return value;
+  float truncated = static_cast<float>(static_cast<int32_t>(value));
+  return truncated > value ? truncated - 1.0f : truncated;
+}
+
 /// `value` rounded down to an integer, saturated to int32 (NaN is 0), as
 /// LLVM's fptosi.sat of the floor.
 int64_t floorToInteger(float value) {
-  float floor = std::floor(value);
+  float floor = floorOf(value);
   if (std::isnan(floor))
     return 0;
   if (floor <= -2147483648.0f)
@@ -448,15 +462,15 @@ respec_texel sampleLinear(const TextureObject &t, const float coordinate[3],
   float weight[3] = {0, 0, 0};
   for (unsigned d = 0; d < Dims; ++d) {
     float below = texelCoordinate(t, d, coordinate[d]) - 0.5f;
-    float floor = std::floor(below);
+    float floor = floorOf(below);
     base[d] = floorToInteger(below);
     float fraction = below - floor;
     float scaled = fraction * 256.0f;
-    weight[d] = std::floor(scaled + 0.5f) * (1.0f / 256.0f);
+    weight[d] = floorOf(scaled + 0.5f) * (1.0f / 256.0f);
   }
   float sum[4] = {0, 0, 0, 0};
-  float border[4];
-  std::memcpy(border, &t.border, sizeof border);
+  FloatTexel border;
+  std::memcpy(border.lane, &t.border, sizeof border.lane);
   for (unsigned corner = 0; corner < (1u << Dims); ++corner) {
     size_t index[3] = {0, 0, 0};
     float w = 1.0f;
@@ -468,13 +482,11 @@ respec_texel sampleLinear(const TextureObject &t, const float coordinate[3],
       index[d] = static_cast<size_t>(i);
       w *= upper ? weight[d] : 1.0f - weight[d];
     }
-    float lanes[4];
-    if (onBorder)
-      std::memcpy(lanes, border, sizeof lanes);
-    else
-      t.readFloats(t.memory.texel(index, layer), t.memory.format, lanes);
+    FloatTexel texel =
+        onBorder ? border
+                 : t.readFloats(t.memory.texel(index, layer), t.memory.format);
     for (int c = 0; c < 4; ++c) {
-      float term = w * lanes[c];
+      float term = w * texel.lane[c];
       sum[c] += term;
     }
   }
