@@ -145,7 +145,10 @@ cudaError_t enqueueOnStream(cudaStream_t stream, const char *call,
       return reportError(cudaErrorInvalidResourceHandle, call,
                          "unknown stream %p", static_cast<void *>(stream));
     if (found->capture) {
-      found->capture->graph->steps.push_back({std::move(work), placement});
+      auto node = std::make_shared<GraphNode>();
+      node->type = nodeTypeOfCall(call);
+      found->capture->graph->steps.push_back(
+          {std::move(work), placement, std::move(node)});
       return cudaSuccess;
     }
     // Taking tickets under the table lock keeps each stream's increasing.
@@ -174,6 +177,27 @@ cudaError_t runOnStreamAndWait(cudaStream_t stream, const char *call,
   lastTicketOf(stream, &ticket);
   waitForTicket(ticket);
   return cudaSuccess;
+}
+
+cudaError_t
+recordIntoGraph(const std::shared_ptr<Graph> &graph,
+                const std::function<cudaError_t(cudaStream_t)> &submit) {
+  auto stream = std::make_unique<Stream>();
+  auto handle = reinterpret_cast<cudaStream_t>(stream.get());
+  auto capture = std::make_shared<Capture>();
+  capture->graph = graph;
+  capture->handle = nullptr;
+  capture->origin = handle;
+  stream->capture = std::move(capture);
+  HandleTables &t = tables();
+  {
+    std::lock_guard<std::mutex> lock(t.mutex);
+    t.streams.emplace(handle, std::move(stream));
+  }
+  cudaError_t status = submit(handle);
+  std::lock_guard<std::mutex> lock(t.mutex);
+  t.streams.erase(handle);
+  return status;
 }
 
 bool isCapturing(cudaStream_t stream) {

@@ -213,6 +213,22 @@ static void printGraphTypes() {
   VALUE(cudaErrorStreamCaptureUnmatched);
   VALUE(cudaErrorStreamCaptureImplicit);
   VALUE(cudaErrorIllegalState);
+  SIZE(cudaKernelNodeParams);
+  FIELD(cudaKernelNodeParams, gridDim);
+  FIELD(cudaKernelNodeParams, blockDim);
+  FIELD(cudaKernelNodeParams, sharedMemBytes);
+  FIELD(cudaKernelNodeParams, kernelParams);
+  FIELD(cudaKernelNodeParams, extra);
+  SIZE(cudaMemsetParams);
+  FIELD(cudaMemsetParams, value);
+  FIELD(cudaMemsetParams, elementSize);
+  FIELD(cudaMemsetParams, width);
+  FIELD(cudaMemsetParams, height);
+  SIZE(cudaHostNodeParams);
+  FIELD(cudaHostNodeParams, userData);
+  VALUE(cudaGraphNodeTypeEmpty);
+  VALUE(cudaGraphNodeTypeMemFree);
+  VALUE(cudaGraphNodeTypeConditional);
 }
 
 /// Every device attribute the GPU runtime asks the driver for: it passes
