@@ -664,10 +664,21 @@ private:
     Value *coordinates[3];
     Value *layer;
   };
+  /// The operands of suld.b/sust.b: 1, 2 or 4 elements of N bits (at most
+  /// 128 in all) and where they go in the surface.
+  struct SurfaceAccess {
+    SmallVector<const PtxOperand *, 4> elements;
+    unsigned bits;
+    TexelAddress address;
+
+    unsigned bytes() const { return elements.size() * bits / 8; }
+  };
   bool readTexelAddress(const PtxStatement &statement,
                         const PtxOperand &operand, Type *coordinateType,
                         TexelAddress &address);
   static int surfaceModeOf(const PtxStatement &statement);
+  bool readSurfaceAccess(const PtxStatement &statement, const PtxOperand &data,
+                         const PtxOperand &place, SurfaceAccess &access);
   Value *textureHeader(Value *handle);
   Value *textureField(Value *header, Type *type, size_t offset);
   void sampleSingleFloat(unsigned dims, bool layered,
@@ -3158,46 +3169,46 @@ int PTXTranslator::surfaceModeOf(const PtxStatement &statement) {
   return 0;
 }
 
-/// The elements of a surface access: `{a, b}` or a single register.
-static SmallVector<const PtxOperand *, 4> surfaceElements(const PtxOperand &op) {
-  SmallVector<const PtxOperand *, 4> elements;
-  if (op.kind == PtxOperand::Vector)
-    for (const PtxOperand &element : op.elements)
-      elements.push_back(&element);
+bool PTXTranslator::readSurfaceAccess(const PtxStatement &statement,
+                                      const PtxOperand &data,
+                                      const PtxOperand &place,
+                                      SurfaceAccess &access) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  if (!statement.has("b") || types.size() != 1)
+    return false;
+  // `{a, b}` or a single register.
+  if (data.kind == PtxOperand::Vector)
+    for (const PtxOperand &element : data.elements)
+      access.elements.push_back(&element);
   else
-    elements.push_back(&op);
-  return elements;
+    access.elements.push_back(&data);
+  access.bits = types[0].bits;
+  return access.elements.size() == vectorCountOf(statement) &&
+         access.elements.size() * access.bits <= 128 &&
+         readTexelAddress(statement, place, b.getInt32Ty(), access.address);
 }
 
 /// suld.b.geometry{.v2,.v4}.bN.mode d, [s, {c}]: the raw bits of 1, 2 or 4
 /// elements at byte offset x of the surface's row.
 bool PTXTranslator::translateSurfaceLoad(const PtxStatement &statement) {
-  SmallVector<PtxType, 3> types = typesOf(statement);
   const auto &ops = statement.operands;
-  if (!statement.has("b") || types.size() != 1 || ops.size() != 2)
+  SurfaceAccess access;
+  if (ops.size() != 2 || !readSurfaceAccess(statement, ops[0], ops[1], access))
     return false;
-  SmallVector<const PtxOperand *, 4> elements = surfaceElements(ops[0]);
-  unsigned bits = types[0].bits;
-  unsigned count = vectorCountOf(statement);
-  TexelAddress address;
-  if (elements.size() != count || count * bits > 128 ||
-      !readTexelAddress(statement, ops[1], b.getInt32Ty(), address))
-    return false;
-  Type *texel = FixedVectorType::get(b.getInt32Ty(), 4);
   Type *i32 = b.getInt32Ty();
   FunctionCallee callee = runtimeFunction(
-      "__respec_surf_load", texel, {b.getInt64Ty(), i32, i32, i32, i32, i32, i32},
-      /*readOnly=*/true);
-  Value *lanes = b.CreateCall(
-      callee, {address.handle, address.coordinates[0], address.coordinates[1],
-               address.coordinates[2], address.layer,
-               b.getInt32(count * bits / 8),
-               b.getInt32(surfaceModeOf(statement))});
+      "__respec_surf_load", FixedVectorType::get(i32, 4),
+      {b.getInt64Ty(), i32, i32, i32, i32, i32, i32}, /*readOnly=*/true);
+  const TexelAddress &at = access.address;
+  Value *lanes = b.CreateCall(callee, {at.handle, at.coordinates[0],
+                                       at.coordinates[1], at.coordinates[2],
+                                       at.layer, b.getInt32(access.bytes()),
+                                       b.getInt32(surfaceModeOf(statement))});
   Value *word = b.CreateBitCast(lanes, b.getIntNTy(128));
-  for (unsigned i = 0; i < count; ++i) {
-    Value *element =
-        b.CreateTrunc(b.CreateLShr(word, i * bits), b.getIntNTy(bits));
-    if (!write(*elements[i], element))
+  for (auto [i, element] : llvm::enumerate(access.elements)) {
+    Value *bitsValue = b.CreateTrunc(b.CreateLShr(word, i * access.bits),
+                                     b.getIntNTy(access.bits));
+    if (!write(*element, bitsValue))
       return false;
   }
   return true;
@@ -3205,34 +3216,27 @@ bool PTXTranslator::translateSurfaceLoad(const PtxStatement &statement) {
 
 /// sust.b.geometry{.v2,.v4}.bN.mode [s, {c}], {a, ...}.
 bool PTXTranslator::translateSurfaceStore(const PtxStatement &statement) {
-  SmallVector<PtxType, 3> types = typesOf(statement);
   const auto &ops = statement.operands;
-  if (!statement.has("b") || types.size() != 1 || ops.size() != 2)
+  SurfaceAccess access;
+  if (ops.size() != 2 || !readSurfaceAccess(statement, ops[1], ops[0], access))
     return false;
-  SmallVector<const PtxOperand *, 4> elements = surfaceElements(ops[1]);
-  unsigned bits = types[0].bits;
-  unsigned count = vectorCountOf(statement);
-  TexelAddress address;
-  if (elements.size() != count || count * bits > 128 ||
-      !readTexelAddress(statement, ops[0], b.getInt32Ty(), address))
-    return false;
-  Value *word = b.getIntN(128, 0);
-  for (unsigned i = 0; i < count; ++i) {
-    Value *element = read(*elements[i], b.getIntNTy(bits));
-    if (!element)
+  SmallVector<Value *, 4> values;
+  for (const PtxOperand *element : access.elements) {
+    Value *value = read(*element, b.getIntNTy(access.bits));
+    if (!value)
       return false;
-    word = b.CreateOr(word, b.CreateShl(b.CreateZExt(element, b.getIntNTy(128)),
-                                        i * bits));
+    values.push_back(value);
   }
-  Type *texel = FixedVectorType::get(b.getInt32Ty(), 4);
   Type *i32 = b.getInt32Ty();
+  Type *texel = FixedVectorType::get(i32, 4);
   FunctionCallee callee = runtimeFunction(
       "__respec_surf_store", b.getVoidTy(),
       {b.getInt64Ty(), i32, i32, i32, i32, i32, i32, texel},
       /*readOnly=*/false);
-  b.CreateCall(callee, {address.handle, address.coordinates[0],
-                        address.coordinates[1], address.coordinates[2],
-                        address.layer, b.getInt32(count * bits / 8),
+  Value *word = b.CreateZExt(packLanes(values), b.getIntNTy(128));
+  const TexelAddress &at = access.address;
+  b.CreateCall(callee, {at.handle, at.coordinates[0], at.coordinates[1],
+                        at.coordinates[2], at.layer, b.getInt32(access.bytes()),
                         b.getInt32(surfaceModeOf(statement)),
                         b.CreateBitCast(word, texel)});
   return true;
