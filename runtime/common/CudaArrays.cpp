@@ -66,6 +66,27 @@ cudaError_t startLinearSide(LinearSide &side, size_t x, size_t y, size_t count,
 
 } // namespace
 
+cudaError_t respec::arraySidesOf(const cudaMemcpy3DParms &p, ArrayShape *src,
+                                 ArrayShape *dst, size_t *elementBytes,
+                                 const char *call) {
+  const cudaArray *unknown = nullptr;
+  if (p.srcArray && !arrayShapeOf(p.srcArray, src))
+    unknown = p.srcArray;
+  else if (p.dstArray && !arrayShapeOf(p.dstArray, dst))
+    unknown = p.dstArray;
+  if (unknown)
+    return reportError(cudaErrorInvalidResourceHandle, call,
+                       "%p is not a CUDA array", (const void *)unknown);
+  if (p.srcArray && p.dstArray && src->elementBytes != dst->elementBytes)
+    return reportError(cudaErrorInvalidValue, call,
+                       "the arrays' elements differ in size (%zu and %zu "
+                       "bytes)",
+                       src->elementBytes, dst->elementBytes);
+  if (p.srcArray || p.dstArray)
+    *elementBytes = p.srcArray ? src->elementBytes : dst->elementBytes;
+  return cudaSuccess;
+}
+
 bool respec::fitsArray(const ArrayShape &shape, const cudaPos &pos,
                        const cudaExtent &extent, const char *role,
                        const char *call) {

@@ -37,6 +37,15 @@ bool arrayShapeOf(cudaArray_const_t array, ArrayShape *shape);
 cudaError_t createArray(cudaArray_t *array, const cudaChannelFormatDesc *desc,
                         cudaExtent extent, unsigned flags, const char *call);
 
+/// The shapes of a cudaMemcpy3D's array sides (a pointer side's shape is
+/// left as it is), after CUDA's checks: each is a live array
+/// (cudaErrorInvalidResourceHandle), and two arrays have elements of one
+/// size (cudaErrorInvalidValue). `elementBytes` is the arrays' element
+/// size, in which the extent's width counts; unchanged without arrays.
+cudaError_t arraySidesOf(const cudaMemcpy3DParms &p, ArrayShape *src,
+                         ArrayShape *dst, size_t *elementBytes,
+                         const char *call);
+
 /// True if the region of `extent` elements, rows and slices at `pos` lies
 /// inside an array of `shape`; reports cudaErrorInvalidValue for `call`
 /// otherwise (`role`: "source" or "destination").

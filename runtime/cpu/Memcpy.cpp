@@ -86,40 +86,36 @@ bool fitsAllocation(const void *ptr, size_t count, const char *role,
   return false;
 }
 
-/// The array side of a copy as a pitched pointer: the extent's width and
-/// the array's x position count elements, a pointer's x position bytes.
-bool replaceArray(cudaArray_t &array, cudaPos &pos, cudaPitchedPtr &ptr,
-                  const cudaExtent &extent, const char *role,
-                  const char *call) {
+/// The array side of a copy, of `shape`, as a pitched pointer: the
+/// extent's width and the array's x position count elements, a pointer's x
+/// position bytes.
+bool replaceArray(cudaArray_t &array, const ArrayShape &shape, cudaPos &pos,
+                  cudaPitchedPtr &ptr, const cudaExtent &extent,
+                  const char *role, const char *call) {
   if (!array)
     return true;
-  ArrayShape shape;
-  if (!arrayShapeOf(array, &shape) ||
-      !fitsArray(shape, pos, extent, role, call))
+  if (!fitsArray(shape, pos, extent, role, call))
     return false;
   ptr = pitchedPointerOf(*array);
-  pos.x *= array->elementBytes;
+  pos.x *= shape.elementBytes;
   array = nullptr;
   return true;
 }
 
 cudaError_t copy3DWithArrays(cudaMemcpy3DParms p, Ordering order,
                              const char *call) {
-  for (const cudaArray *array : {p.srcArray, p.dstArray})
-    if (array && !isLiveArray(array))
-      return reportError(cudaErrorInvalidResourceHandle, call,
-                         "%p is not a CUDA array", (const void *)array);
-  const cudaArray *units = p.srcArray ? p.srcArray : p.dstArray;
-  if (p.srcArray && p.dstArray &&
-      p.srcArray->elementBytes != p.dstArray->elementBytes)
-    return reportError(cudaErrorInvalidValue, call,
-                       "the arrays' elements differ in size");
+  ArrayShape srcShape, dstShape;
+  size_t elementBytes = 1;
+  if (cudaError_t error =
+          arraySidesOf(p, &srcShape, &dstShape, &elementBytes, call))
+    return error;
   cudaExtent elements = p.extent;
-  if (!replaceArray(p.srcArray, p.srcPos, p.srcPtr, elements, "source", call) ||
-      !replaceArray(p.dstArray, p.dstPos, p.dstPtr, elements, "destination",
-                    call))
+  if (!replaceArray(p.srcArray, srcShape, p.srcPos, p.srcPtr, elements,
+                    "source", call) ||
+      !replaceArray(p.dstArray, dstShape, p.dstPos, p.dstPtr, elements,
+                    "destination", call))
     return cudaErrorInvalidValue;
-  p.extent.width *= units->elementBytes;
+  p.extent.width *= elementBytes;
   return copy3D(&p, order, call);
 }
 

@@ -137,23 +137,11 @@ cudaError_t respec::copy3D(const cudaMemcpy3DParms *p, Ordering order,
     return reportError(cudaErrorInvalidMemcpyDirection, call);
   // With a CUDA array on either side, the extent's width and the array's x
   // position count its elements; a pointer's x position counts bytes.
-  ArrayShape srcShape{1, 0, 0, 0}, dstShape{1, 0, 0, 0};
-  const cudaArray *unknown = nullptr;
-  if (p->srcArray && !arrayShapeOf(p->srcArray, &srcShape))
-    unknown = p->srcArray;
-  else if (p->dstArray && !arrayShapeOf(p->dstArray, &dstShape))
-    unknown = p->dstArray;
-  if (unknown)
-    return reportError(cudaErrorInvalidResourceHandle, call,
-                       "%p is not a CUDA array", (const void *)unknown);
-  if (p->srcArray && p->dstArray &&
-      srcShape.elementBytes != dstShape.elementBytes)
-    return reportError(cudaErrorInvalidValue, call,
-                       "the arrays' elements differ in size (%zu and %zu "
-                       "bytes)",
-                       srcShape.elementBytes, dstShape.elementBytes);
-  size_t elementBytes =
-      p->srcArray ? srcShape.elementBytes : dstShape.elementBytes;
+  ArrayShape srcShape, dstShape;
+  size_t elementBytes = 1;
+  if (cudaError_t error =
+          arraySidesOf(*p, &srcShape, &dstShape, &elementBytes, call))
+    return error;
   const cudaExtent &e = p->extent;
   size_t widthBytes = e.width * elementBytes;
   if ((!p->srcArray && widthBytes > p->srcPtr.pitch) ||
