@@ -2,6 +2,8 @@
 
 #include "TexelFormat.h"
 
+#include "Diagnostics.h"
+
 #include <algorithm>
 
 using namespace respec;
@@ -76,4 +78,46 @@ std::optional<TexelFormat> TexelFormat::of(const cudaChannelFormatDesc &desc,
                                                         : Float;
   return TexelFormat{kind, channels, bits, false,
                      static_cast<size_t>(channels * bits / 8)};
+}
+
+cudaError_t respec::checkResource(const cudaResourceDesc &resource,
+                                  bool forSurface,
+                                  std::optional<TexelFormat> *memoryFormat,
+                                  const char *call) {
+  switch (resource.resType) {
+  case cudaResourceTypeArray:
+    return cudaSuccess;
+  case cudaResourceTypeMipmappedArray:
+    return reportError(cudaErrorNotSupported, call,
+                       "mipmapped arrays are not supported by respec");
+  case cudaResourceTypeLinear:
+  case cudaResourceTypePitch2D:
+    if (forSurface)
+      return reportError(cudaErrorInvalidValue, call,
+                         "surface objects need a CUDA array resource");
+    break;
+  default:
+    return reportError(cudaErrorInvalidValue, call, "resource type %d",
+                       static_cast<int>(resource.resType));
+  }
+  bool linear = resource.resType == cudaResourceTypeLinear;
+  std::string problem;
+  *memoryFormat = TexelFormat::of(
+      linear ? resource.res.linear.desc : resource.res.pitch2D.desc, &problem);
+  if (!*memoryFormat)
+    return reportError(cudaErrorInvalidChannelDescriptor, call, "%s",
+                       problem.c_str());
+  if (linear)
+    return resource.res.linear.devPtr
+               ? cudaSuccess
+               : reportError(cudaErrorInvalidValue, call, "null devPtr");
+  const auto &pitch = resource.res.pitch2D;
+  if (!pitch.devPtr || pitch.width == 0 || pitch.height == 0)
+    return reportError(cudaErrorInvalidValue, call,
+                       "null devPtr or empty extent");
+  if (pitch.pitchInBytes < pitch.width * (*memoryFormat)->bytes)
+    return reportError(cudaErrorInvalidPitchValue, call,
+                       "pitch %zu is less than a row of %zu texels",
+                       pitch.pitchInBytes, pitch.width);
+  return cudaSuccess;
 }

@@ -29,6 +29,15 @@ struct TexelFormat {
                                        std::string *problem);
 };
 
+/// The checks both runtimes make on a texture's or surface's resource
+/// description before they look at its memory: the resource type (mipmapped
+/// arrays are not supported, surfaces take arrays only) and, for linear and
+/// pitched memory, the channel descriptor (into `memoryFormat`), the
+/// pointer, the extent and the pitch. Arrays are each runtime's to check.
+cudaError_t checkResource(const cudaResourceDesc &resource, bool forSurface,
+                          std::optional<TexelFormat> *memoryFormat,
+                          const char *call);
+
 } // namespace respec
 
 #endif // RESPEC_RUNTIME_COMMON_TEXELFORMAT_H

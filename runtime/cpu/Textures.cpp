@@ -193,42 +193,17 @@ cudaError_t memoryOfArray(const cudaArray *array, TexelMemory *memory,
   return cudaSuccess;
 }
 
-std::optional<TexelFormat> formatOf(const cudaChannelFormatDesc &desc,
-                                    const char *call) {
-  std::string problem;
-  std::optional<TexelFormat> format = TexelFormat::of(desc, &problem);
-  if (!format)
-    reportError(cudaErrorInvalidChannelDescriptor, call, "%s", problem.c_str());
-  return format;
-}
-
 /// The memory a resource description names, for a texture (`forSurface`
 /// false) or a surface.
 cudaError_t memoryOf(const cudaResourceDesc &resource, bool forSurface,
                      TexelMemory *memory, const char *call) {
-  switch (resource.resType) {
-  case cudaResourceTypeArray:
+  std::optional<TexelFormat> format;
+  if (cudaError_t error = checkResource(resource, forSurface, &format, call))
+    return error;
+  if (resource.resType == cudaResourceTypeArray)
     return memoryOfArray(resource.res.array.array, memory, call);
-  case cudaResourceTypeMipmappedArray:
-    return reportError(cudaErrorNotSupported, call,
-                       "mipmapped arrays are not supported by respec");
-  case cudaResourceTypeLinear:
-  case cudaResourceTypePitch2D:
-    if (forSurface)
-      return reportError(cudaErrorInvalidValue, call,
-                         "surface objects need a CUDA array resource");
-    break;
-  default:
-    return reportError(cudaErrorInvalidValue, call, "resource type %d",
-                       static_cast<int>(resource.resType));
-  }
   if (resource.resType == cudaResourceTypeLinear) {
     const auto &linear = resource.res.linear;
-    std::optional<TexelFormat> format = formatOf(linear.desc, call);
-    if (!format)
-      return cudaErrorInvalidChannelDescriptor;
-    if (!linear.devPtr)
-      return reportError(cudaErrorInvalidValue, call, "null devPtr");
     size_t texels = linear.sizeInBytes / format->bytes;
     *memory = TexelMemory{static_cast<const char *>(linear.devPtr),
                           *format,
@@ -241,16 +216,6 @@ cudaError_t memoryOf(const cudaResourceDesc &resource, bool forSurface,
     return cudaSuccess;
   }
   const auto &pitch = resource.res.pitch2D;
-  std::optional<TexelFormat> format = formatOf(pitch.desc, call);
-  if (!format)
-    return cudaErrorInvalidChannelDescriptor;
-  if (!pitch.devPtr || pitch.width == 0 || pitch.height == 0)
-    return reportError(cudaErrorInvalidValue, call,
-                       "null devPtr or empty extent");
-  if (pitch.pitchInBytes < pitch.width * format->bytes)
-    return reportError(cudaErrorInvalidPitchValue, call,
-                       "pitch %zu is less than a row of %zu texels",
-                       pitch.pitchInBytes, pitch.width);
   *memory = TexelMemory{static_cast<const char *>(pitch.devPtr),
                         *format,
                         2,

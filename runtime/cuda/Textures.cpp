@@ -64,16 +64,21 @@ int driverFormatOf(const TexelFormat &texel) {
   }
 }
 
+/// What texels of `texel`'s layout are to the driver.
+ChannelFormat channelFormatFrom(const TexelFormat &texel) {
+  bool integer = texel.kind != TexelFormat::Float && !texel.alwaysNormalized;
+  return ChannelFormat{driverFormatOf(texel),
+                       static_cast<unsigned>(texel.channels), texel.bytes,
+                       integer};
+}
+
 /// The driver's format of `desc`, or false with the reason in `problem`.
 bool channelFormatOf(const cudaChannelFormatDesc &desc, ChannelFormat *out,
                      std::string *problem) {
   std::optional<TexelFormat> texel = TexelFormat::of(desc, problem);
   if (!texel)
     return false;
-  bool integer = texel->kind != TexelFormat::Float && !texel->alwaysNormalized;
-  *out = ChannelFormat{driverFormatOf(*texel),
-                       static_cast<unsigned>(texel->channels), texel->bytes,
-                       integer};
+  *out = channelFormatFrom(*texel);
   return true;
 }
 
@@ -367,11 +372,14 @@ namespace {
 cudaError_t toDriverResource(const cudaResourceDesc &resource, bool forSurface,
                              CUDA_RESOURCE_DESC *out, ChannelFormat *format,
                              const char *call) {
+  std::optional<TexelFormat> memoryFormat;
+  if (cudaError_t error =
+          checkResource(resource, forSurface, &memoryFormat, call))
+    return error;
   *out = CUDA_RESOURCE_DESC{};
   out->resType = static_cast<int>(resource.resType);
   out->flags = resource.flags;
-  switch (resource.resType) {
-  case cudaResourceTypeArray: {
+  if (resource.resType == cudaResourceTypeArray) {
     ArrayInfo info;
     if (cudaError_t error = checkArray(resource.res.array.array, &info, call))
       return error;
@@ -383,25 +391,9 @@ cudaError_t toDriverResource(const cudaResourceDesc &resource, bool forSurface,
     *format = info.format;
     return cudaSuccess;
   }
-  case cudaResourceTypeMipmappedArray:
-    return reportError(cudaErrorNotSupported, call,
-                       "mipmapped arrays are not supported by respec");
-  case cudaResourceTypeLinear:
-  case cudaResourceTypePitch2D:
-    if (forSurface)
-      return reportError(cudaErrorInvalidValue, call,
-                         "surface objects need a CUDA array resource");
-    break;
-  default:
-    return reportError(cudaErrorInvalidValue, call, "resource type %d",
-                       static_cast<int>(resource.resType));
-  }
+  *format = channelFormatFrom(*memoryFormat);
   if (resource.resType == cudaResourceTypeLinear) {
     const auto &linear = resource.res.linear;
-    if (cudaError_t error = formatFor(linear.desc, format, call))
-      return error;
-    if (!linear.devPtr)
-      return reportError(cudaErrorInvalidValue, call, "null devPtr");
     out->res.linear.devPtr = toDevicePtr(linear.devPtr);
     out->res.linear.format = format->format;
     out->res.linear.numChannels = format->channels;
@@ -409,15 +401,6 @@ cudaError_t toDriverResource(const cudaResourceDesc &resource, bool forSurface,
     return cudaSuccess;
   }
   const auto &pitch = resource.res.pitch2D;
-  if (cudaError_t error = formatFor(pitch.desc, format, call))
-    return error;
-  if (!pitch.devPtr || pitch.width == 0 || pitch.height == 0)
-    return reportError(cudaErrorInvalidValue, call,
-                       "null devPtr or empty extent");
-  if (pitch.pitchInBytes < pitch.width * format->bytes)
-    return reportError(cudaErrorInvalidPitchValue, call,
-                       "pitch %zu is less than a row of %zu texels",
-                       pitch.pitchInBytes, pitch.width);
   out->res.pitch2D.devPtr = toDevicePtr(pitch.devPtr);
   out->res.pitch2D.format = format->format;
   out->res.pitch2D.numChannels = format->channels;
