@@ -679,6 +679,8 @@ private:
   static int surfaceModeOf(const PtxStatement &statement);
   bool readSurfaceAccess(const PtxStatement &statement, const PtxOperand &data,
                          const PtxOperand &place, SurfaceAccess &access);
+  Value *gridWorkspaceHalf(bool high);
+  void pollAfterAcquire();
   Value *textureHeader(Value *handle);
   Value *textureField(Value *header, Type *type, size_t offset);
   void sampleSingleFloat(unsigned dims, bool layered,
@@ -888,6 +890,8 @@ Value *PTXTranslator::readSpecialRegister(StringRef name) {
     return callNVVM(id, {});
   if (name == "WARP_SZ")
     return b.getInt32(32);
+  if (name == "%envreg1" || name == "%envreg2")
+    return gridWorkspaceHalf(/*high=*/name == "%envreg1");
   // The lane masks follow from the lane id (PTX ISA: %lanemask_lt has the
   // bits of the lanes below this one set, and so on).
   StringRef kind = name;
@@ -2425,7 +2429,25 @@ bool PTXTranslator::translateLoad(const PtxStatement &statement) {
     if (!write(destination, load, type.isSigned()))
       return false;
   }
+  if (ordering == AtomicOrdering::Acquire &&
+      (statement.has("gpu") || statement.has("sys")))
+    pollAfterAcquire();
   return true;
+}
+
+/// A load that acquires at GPU or system scope is how one block waits for
+/// another (cooperative groups' grid barrier polls one in a loop). Where a
+/// cooperative launch runs more blocks than there are cores, a waiting
+/// block's thread must give its core to the blocks it waits for: the
+/// runtime's poll yields then, and does nothing otherwise.
+void PTXTranslator::pollAfterAcquire() {
+  FunctionCallee callee =
+      runtimeFunction("__respec_acquire_poll", b.getVoidTy(), {}, false);
+  if (auto *declared = dyn_cast<Function>(callee.getCallee())) {
+    declared->setOnlyAccessesInaccessibleMemory();
+    declared->setWillReturn();
+  }
+  b.CreateCall(callee);
 }
 
 bool PTXTranslator::translateStore(const PtxStatement &statement) {
@@ -2908,6 +2930,22 @@ bool PTXTranslator::translateTexture(const PtxStatement &statement) {
       return false;
   }
   return true;
+}
+
+/// Half of the grid workspace's address (abi.h's __respec_grid_workspace),
+/// which cooperative groups read from %envreg1 (high) and %envreg2 (low) to
+/// find their grid barrier. The address is fixed for a launch.
+Value *PTXTranslator::gridWorkspaceHalf(bool high) {
+  FunctionCallee callee =
+      runtimeFunction("__respec_grid_workspace", b.getPtrTy(), {}, false);
+  if (auto *declared = dyn_cast<Function>(callee.getCallee())) {
+    declared->setDoesNotAccessMemory();
+    declared->setWillReturn();
+  }
+  Value *address = b.CreatePtrToInt(b.CreateCall(callee), b.getInt64Ty());
+  if (high)
+    address = b.CreateLShr(address, 32);
+  return b.CreateTrunc(address, b.getInt32Ty());
 }
 
 /// The header of the texture `handle` names (abi.h). The runtime answers

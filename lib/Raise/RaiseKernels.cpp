@@ -356,6 +356,31 @@ static Location plainSourceLocation(Location loc) {
   return result;
 }
 
+/// True if `kernel`, or a function it calls directly or indirectly, reads
+/// the cooperative launch's grid workspace (`%envreg1`/`%envreg2`, which
+/// cooperative groups' `this_grid()` reads to synchronize the grid).
+static bool readsGridWorkspace(ModuleOp module, LLVM::LLVMFuncOp kernel) {
+  SmallVector<LLVM::LLVMFuncOp> worklist{kernel};
+  llvm::DenseSet<Operation *> seen{kernel};
+  while (!worklist.empty()) {
+    LLVM::LLVMFuncOp function = worklist.pop_back_val();
+    WalkResult walk = function.walk([&](LLVM::CallOp call) {
+      std::optional<StringRef> callee = call.getCallee();
+      if (!callee)
+        return WalkResult::advance();
+      if (*callee == kGridWorkspaceFunction)
+        return WalkResult::interrupt();
+      auto target = module.lookupSymbol<LLVM::LLVMFuncOp>(*callee);
+      if (target && !target.isExternal() && seen.insert(target).second)
+        worklist.push_back(target);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
 /// Builds `__respec_launch.<kernel>` around the per-thread function.
 /// The thread count of the kernel's `__launch_bounds__` (clang's
 /// "nvvm.maxntid" function attribute: "x" or "x,y,z"), if any.
@@ -408,6 +433,8 @@ buildLaunchFunction(ModuleOp module, LLVM::LLVMFuncOp threadFn,
                                          layout.staticBytes));
   if (std::optional<int64_t> bound = maxThreadsPerBlock(threadFn))
     launch->setAttr(kMaxThreadsPerBlockAttr, builder.getI64IntegerAttr(*bound));
+  if (readsGridWorkspace(module, threadFn))
+    launch->setAttr(kSyncsGridAttr, builder.getUnitAttr());
 
   Block *entry = launch.addEntryBlock(builder);
   builder.setInsertionPointToStart(entry);

@@ -86,7 +86,8 @@ struct BuildAlternativesPass
 
     getOperation().walk([&](LLVM::LLVMFuncOp launch) {
       auto name = launch->getAttrOfType<StringAttr>(kKernelNameAttr);
-      if (!name)
+      // Coarsened versions would merge blocks of a grid that synchronizes.
+      if (!name || launch->hasAttr(kSyncsGridAttr))
         return;
       auto found = perKernel.find(name.getValue());
       ArrayRef<Candidate> versions =

@@ -454,6 +454,13 @@ struct CoarsenPass : public respec::impl::CoarsenPassBase<CoarsenPass> {
       CoarseningRequest request = config->lookup(name.getValue());
       if (request.isIdentity())
         return;
+      // Coarsened blocks would run several blocks of a grid that waits for
+      // all of its blocks at once in one.
+      if (launch->hasAttr(kSyncsGridAttr)) {
+        launch.emitWarning() << "kernel '" << name.getValue()
+                             << "' synchronizes its grid; not coarsened";
+        return;
+      }
       scf::ParallelOp grid = findGridLoop(launch);
       if (grid && failed(coarsenGridLoop(grid, name.getValue(), request,
                                          config->threadMapping)))

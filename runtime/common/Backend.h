@@ -38,6 +38,14 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
                          size_t sharedMem, cudaStream_t stream,
                          const char *call);
 
+/// Like launchKernel, for cudaLaunchCooperativeKernel: every block of the
+/// grid runs at the same time, so that the blocks may synchronize with each
+/// other (cooperative groups' grid.sync()); a grid larger than the device
+/// can hold at once is cudaErrorCooperativeLaunchTooLarge.
+cudaError_t launchCooperativeKernel(const void *func, dim3 grid, dim3 block,
+                                    void **args, size_t sharedMem,
+                                    cudaStream_t stream, const char *call);
+
 /// Creates a stream; `priority` is clamped to the device's range.
 cudaError_t createStream(cudaStream_t *pStream, unsigned flags, int priority,
                          const char *call);

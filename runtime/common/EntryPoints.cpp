@@ -75,11 +75,22 @@ cudaError_t respec::launchKernelEx(const cudaLaunchConfig_t *config,
                                    const void *func, void **args,
                                    cudaStream_t (*streamOf)(cudaStream_t)) {
   const char *call = "cudaLaunchKernelEx";
-  cudaError_t status = checkLaunchAttributes(config, call);
+  bool cooperative = false;
+  cudaError_t status = checkLaunchAttributes(config, &cooperative, call);
   if (status != cudaSuccess)
     return status;
-  return launchKernel(func, config->gridDim, config->blockDim, args,
-                      config->dynamicSmemBytes, streamOf(config->stream), call);
+  auto launch = cooperative ? launchCooperativeKernel : launchKernel;
+  return launch(func, config->gridDim, config->blockDim, args,
+                config->dynamicSmemBytes, streamOf(config->stream), call);
+}
+
+extern "C" cudaError_t cudaLaunchCooperativeKernel(const void *func,
+                                                   dim3 gridDim, dim3 blockDim,
+                                                   void **args,
+                                                   size_t sharedMem,
+                                                   cudaStream_t stream) {
+  return launchCooperativeKernel(func, gridDim, blockDim, args, sharedMem,
+                                 stream, "cudaLaunchCooperativeKernel");
 }
 
 extern "C" cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim,

@@ -90,18 +90,15 @@ cudaError_t validateLaunch(const cudaDeviceProp &device,
 }
 
 cudaError_t checkLaunchAttributes(const cudaLaunchConfig_t *config,
-                                  const char *call) {
+                                  bool *cooperative, const char *call) {
+  *cooperative = false;
   if (!config || (config->numAttrs && !config->attrs))
     return reportError(cudaErrorInvalidValue, call);
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const cudaLaunchAttribute &attr = config->attrs[i];
     switch (attr.id) {
     case cudaLaunchAttributeCooperative:
-      // Grid-wide synchronization needs all blocks resident at once; respec's
-      // launch functions may split or coarsen the grid, which breaks that.
-      if (attr.val.cooperative)
-        return reportError(cudaErrorNotSupported, call,
-                           "cooperative launches are not supported by respec");
+      *cooperative = attr.val.cooperative != 0;
       break;
     case cudaLaunchAttributeClusterDimension: {
       unsigned blocks =

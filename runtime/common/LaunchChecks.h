@@ -34,11 +34,11 @@ cudaError_t validateLaunch(const cudaDeviceProp &device,
                            const KernelInfo &kernel, dim3 grid, dim3 block,
                            size_t sharedMem, void **args, const char *call);
 
-/// Checks the attributes of a cudaLaunchKernelEx configuration: those that
-/// change what a kernel may do (cooperative launches, clusters) are not
-/// supported by respec; scheduling hints are accepted and ignored.
+/// Checks the attributes of a cudaLaunchKernelEx configuration: clusters are
+/// not supported by respec; scheduling hints are accepted and ignored.
+/// `*cooperative` tells whether the launch asks for a cooperative launch.
 cudaError_t checkLaunchAttributes(const cudaLaunchConfig_t *config,
-                                  const char *call);
+                                  bool *cooperative, const char *call);
 
 } // namespace respec
 

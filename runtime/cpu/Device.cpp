@@ -63,9 +63,11 @@ bool otherAttribute(cudaDeviceAttr attr, int *value) {
   case cudaDevAttrCanFlushRemoteWrites:
   case cudaDevAttrMemoryPoolsSupported:
   case cudaDevAttrClusterLaunch:
-  case cudaDevAttrCooperativeLaunch:
   case cudaDevAttrMpsEnabled:
     *value = 0;
+    return true;
+  case cudaDevAttrCooperativeLaunch:
+    *value = p.cooperativeLaunch;
     return true;
   case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
     *value = static_cast<int>(p.sharedMemPerMultiprocessor);

@@ -134,6 +134,7 @@ void fillCapabilities(cudaDeviceProp &prop) {
   prop.globalL1CacheSupported = 1;
   prop.localL1CacheSupported = 1;
   prop.computePreemptionSupported = 1;
+  prop.cooperativeLaunch = 1; // cudaLaunchCooperativeKernel
   prop.unifiedFunctionPointers = 1;
   prop.deviceNumaId = -1;
   prop.hostNumaId = -1;

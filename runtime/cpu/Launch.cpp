@@ -8,10 +8,28 @@
 #include "Streams.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <thread>
 #include <vector>
+
+#include <sched.h>
+
+// libomp's API, weak so that the runtime links into programs without
+// kernels (which do not link libomp).
+extern "C" {
+int omp_get_max_threads(void) __attribute__((weak));
+void omp_set_num_threads(int) __attribute__((weak));
+int omp_get_dynamic(void) __attribute__((weak));
+void omp_set_dynamic(int) __attribute__((weak));
+int omp_get_thread_limit(void) __attribute__((weak));
+int omp_get_active_level(void) __attribute__((weak));
+int omp_get_max_active_levels(void) __attribute__((weak));
+void omp_set_max_active_levels(int) __attribute__((weak));
+}
 
 using namespace respec;
 using namespace respec::cpu;
@@ -84,6 +102,128 @@ int residentBlocksPerMultiprocessor(int blockSize, size_t sharedBytes) {
 }
 
 } // namespace
+
+namespace {
+
+/// Cooperative groups' view of the grid workspace (the layout of
+/// `cooperative_groups::details::grid_workspace`): the grid barrier counts
+/// arrivals in `barrier`, whose top bit flips when the last block arrives.
+struct GridWorkspace {
+  unsigned size;
+  unsigned barrier;
+};
+
+/// The workspace of the cooperative launch running now. Cooperative
+/// launches run one at a time (cooperativeLaunchMutex), so one pointer
+/// serves every thread of the launch.
+std::atomic<GridWorkspace *> currentWorkspace{nullptr};
+std::mutex cooperativeLaunchMutex;
+
+/// Set while a cooperative launch has more blocks than cores: a block that
+/// polls for the others then yields its core (__respec_acquire_poll).
+std::atomic<bool> oversubscribed{false};
+
+/// The OpenMP settings of the calling thread that a cooperative launch
+/// changes, restored when it ends.
+class CooperativeTeam {
+public:
+  /// Asks for a team of `threads` threads for the calling thread's next
+  /// parallel region (the launch function's), nested or not.
+  explicit CooperativeTeam(int threads) {
+    savedThreads = omp_get_max_threads();
+    savedDynamic = omp_get_dynamic();
+    savedLevels = omp_get_max_active_levels();
+    omp_set_dynamic(0);
+    omp_set_num_threads(threads);
+    omp_set_max_active_levels(
+        std::max(savedLevels, omp_get_active_level() + 1));
+  }
+  ~CooperativeTeam() {
+    omp_set_max_active_levels(savedLevels);
+    omp_set_num_threads(savedThreads);
+    omp_set_dynamic(savedDynamic);
+  }
+
+private:
+  int savedThreads, savedDynamic, savedLevels;
+};
+
+/// True if libomp is linked in and can give a team of `threads` threads.
+bool canRunTeamOf(uint64_t threads) {
+  if (!omp_get_max_threads || !omp_set_num_threads || !omp_get_dynamic ||
+      !omp_set_dynamic || !omp_get_thread_limit || !omp_get_active_level ||
+      !omp_get_max_active_levels || !omp_set_max_active_levels)
+    return threads <= 1;
+  return threads <= uint64_t(omp_get_thread_limit());
+}
+
+} // namespace
+
+extern "C" void *__respec_grid_workspace(void) {
+  return currentWorkspace.load(std::memory_order_acquire);
+}
+
+extern "C" void __respec_acquire_poll(void) {
+  if (oversubscribed.load(std::memory_order_relaxed))
+    sched_yield();
+}
+
+// The blocks of a cooperative launch wait for each other at grid barriers,
+// so all of them must run at once: the launch function runs on a team of
+// as many OpenMP threads as the grid has blocks, and the compiler gives a
+// kernel that synchronizes its grid a static schedule (one block per
+// thread) and never merges its blocks. A grid of more blocks than cores
+// oversubscribes them, which is correct but slow where blocks spin at the
+// barrier; the occupancy API therefore reports one block per core for such
+// kernels, which is what programs size cooperative grids from.
+cudaError_t respec::launchCooperativeKernel(const void *func, dim3 grid,
+                                            dim3 block, void **args,
+                                            size_t sharedMem,
+                                            cudaStream_t stream,
+                                            const char *call) {
+  const KernelInfo *kernel = nullptr;
+  cudaError_t status =
+      respec::findKernel(func, KernelTarget::Cpu, call, &kernel);
+  if (status != cudaSuccess)
+    return status;
+  const cudaDeviceProp &device = deviceProperties();
+  status = validateLaunch(device, *kernel, grid, block, sharedMem, args, call);
+  if (status != cudaSuccess)
+    return status;
+  // As many blocks as a GPU with this many multiprocessors holds at once.
+  uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
+  uint64_t perMultiprocessor = residentBlocksPerMultiprocessor(
+      int(block.x * block.y * block.z),
+      kernel->entry->staticSharedBytes + sharedMem);
+  uint64_t limit = perMultiprocessor * uint64_t(device.multiProcessorCount);
+  if (blocks > limit || !canRunTeamOf(blocks))
+    return reportError(cudaErrorCooperativeLaunchTooLarge, call,
+                       "a grid of %llu blocks; at most %llu blocks of this "
+                       "kernel can run at once",
+                       (unsigned long long)blocks,
+                       (unsigned long long)std::min<uint64_t>(
+                           limit, omp_get_thread_limit
+                                      ? uint64_t(omp_get_thread_limit())
+                                      : 1));
+  const respec_kernel_entry &entry = *kernel->entry;
+  auto arguments = std::make_shared<KernelArguments>(entry, args);
+  respec_launch_fn launch = entry.launch;
+  return enqueueOnStream(stream, call, [=] {
+    std::lock_guard<std::mutex> lock(cooperativeLaunchMutex);
+    GridWorkspace workspace{sizeof(GridWorkspace), 0};
+    currentWorkspace.store(&workspace, std::memory_order_release);
+    oversubscribed.store(
+        blocks > uint64_t(std::max(1u, std::thread::hardware_concurrency())),
+        std::memory_order_relaxed);
+    {
+      CooperativeTeam team{int(blocks)};
+      launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
+             arguments->data());
+    }
+    oversubscribed.store(false, std::memory_order_relaxed);
+    currentWorkspace.store(nullptr, std::memory_order_release);
+  });
+}
 
 cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
                                  void **args, size_t sharedMem,
@@ -195,9 +335,13 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
   cudaError_t status = findKernel(func, call, &kernel);
   if (status != cudaSuccess)
     return status;
+  // The blocks of a kernel that synchronizes its grid each need a thread
+  // of their own (launchCooperativeKernel): one per core runs best.
+  bool syncsGrid = kernel->entry->flags & RESPEC_KERNEL_SYNCS_GRID;
   *numBlocks =
-      blockSize > maxThreadsPerBlockOf(*kernel)
-          ? 0
+      blockSize > maxThreadsPerBlockOf(*kernel) ? 0
+      : syncsGrid
+          ? 1
           : residentBlocksPerMultiprocessor(
                 blockSize, kernel->entry->staticSharedBytes + dynamicSMemSize);
   return cudaSuccess;

@@ -51,6 +51,7 @@ RESPEC_ALIAS(cudaStreamAddCallback_ptsz, cudaStreamAddCallback)
 RESPEC_ALIAS(cudaStreamSynchronize_ptsz, cudaStreamSynchronize)
 RESPEC_ALIAS(cudaLaunchKernel_ptsz, cudaLaunchKernel)
 RESPEC_ALIAS(cudaLaunchKernelExC_ptsz, cudaLaunchKernelExC)
+RESPEC_ALIAS(cudaLaunchCooperativeKernel_ptsz, cudaLaunchCooperativeKernel)
 RESPEC_ALIAS(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc)
 RESPEC_ALIAS(cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync)
 // CUDA 12.2+ headers name the location-taking variants _v2.

@@ -229,6 +229,27 @@ extern "C" cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
                       perThreadDefault(stream), "cudaLaunchKernel");
 }
 
+cudaError_t respec::launchCooperativeKernel(const void *func, dim3 grid,
+                                            dim3 block, void **args,
+                                            size_t sharedMem,
+                                            cudaStream_t stream,
+                                            const char *call) {
+  (void)func, (void)grid, (void)block, (void)args, (void)sharedMem,
+      (void)stream;
+  return reportError(cudaErrorNotSupported, call,
+                     "cooperative launches are not supported by respec's "
+                     "NVIDIA GPU runtime yet");
+}
+
+extern "C" cudaError_t
+cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
+                                 void **args, size_t sharedMem,
+                                 cudaStream_t stream) {
+  return launchCooperativeKernel(func, gridDim, blockDim, args, sharedMem,
+                                 perThreadDefault(stream),
+                                 "cudaLaunchCooperativeKernel");
+}
+
 extern "C" cudaError_t
 cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
                          void **args) {

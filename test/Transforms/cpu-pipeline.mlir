@@ -36,7 +36,7 @@
 // CHECK: llvm.store %{{.*}}, %[[TILE]]
 // CHECK: llvm.intr.stackrestore
 // CHECK: omp.terminator
-// CHECK: llvm.mlir.global private constant @__respec_kernels.{{[0-9]+}}() {{.*}} : !llvm.array<1 x struct<(ptr, ptr, i64, i32, i32, ptr)>>
+// CHECK: llvm.mlir.global private constant @__respec_kernels.{{[0-9]+}}() {{.*}} : !llvm.array<1 x struct<(ptr, ptr, i64, i32, i16, i16, ptr)>>
 // CHECK: llvm.mlir.addressof @__respec_launch._Z1kPfi
 // CHECK: llvm.mlir.global private constant @__respec_vars.{{[0-9]+}}() {{.*}} : !llvm.array<1 x struct<(ptr, ptr, i64)>>
 // CHECK: llvm.mlir.addressof @scale

@@ -1,7 +1,9 @@
 // RUN: %respec-opt --respec-emit-module-table -split-input-file -verify-diagnostics %s | FileCheck %s
 
 // One entry per launch function {name, launch, static shared bytes, number
-// of parameters, flags 0, parameter sizes}; one entry per __device__
+// of parameters, __launch_bounds__ threads (0: none), flags
+// (RESPEC_KERNEL_SYNCS_GRID = 1 for respec.syncs_grid), parameter sizes};
+// one entry per __device__
 // (address space 1) and __constant__ (address space 4) variable {name,
 // address, size}. __constant__ variables become writable because the host
 // writes them with cudaMemcpyToSymbol. Host globals, llvm.* globals and
@@ -26,18 +28,20 @@
 // CHECK-NOT: ("tile\00")
 // CHECK-NOT: ("llvm.used\00")
 
-// CHECK: llvm.mlir.global private constant @__respec_kernels.{{[0-9]+}}() {{.*}} : !llvm.array<2 x struct<(ptr, ptr, i64, i32, i32, ptr)>>
+// CHECK: llvm.mlir.global private constant @__respec_kernels.{{[0-9]+}}() {{.*}} : !llvm.array<2 x struct<(ptr, ptr, i64, i32, i16, i16, ptr)>>
 // CHECK: llvm.mlir.addressof @[[NAME0]] : !llvm.ptr
 // CHECK: llvm.mlir.addressof @__respec_launch.first : !llvm.ptr
 // CHECK: llvm.mlir.constant(40 : i64) : i64
 // CHECK: llvm.mlir.constant(2 : i32) : i32
-// CHECK: llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.mlir.constant(0 : i16) : i16
+// CHECK: llvm.mlir.constant(0 : i16) : i16
 // CHECK: llvm.mlir.addressof @[[SIZES]] : !llvm.ptr
 // CHECK: llvm.mlir.addressof @[[NAME1]] : !llvm.ptr
 // CHECK: llvm.mlir.addressof @__respec_launch.noparams : !llvm.ptr
 // CHECK: llvm.mlir.constant(0 : i64) : i64
 // CHECK: llvm.mlir.constant(0 : i32) : i32
-// CHECK: llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.mlir.constant(0 : i16) : i16
+// CHECK: llvm.mlir.constant(1 : i16) : i16
 // A kernel without parameters has no sizes array.
 // CHECK: llvm.mlir.zero : !llvm.ptr
 // CHECK: llvm.return
@@ -75,7 +79,7 @@ llvm.mlir.global internal @tile() {alignment = 4 : i64, respec.address_space = 3
 llvm.func @__respec_launch.first(%a: i32, %b: i32, %c: i32, %d: i32, %e: i32, %f: i32, %g: i64, %h: !llvm.ptr) attributes {respec.kernel_name = "_Z5firstPfi", respec.param_sizes = array<i64: 8, 4>, respec.static_shared_bytes = 40 : i64} {
   llvm.return
 }
-llvm.func @__respec_launch.noparams(%a: i32, %b: i32, %c: i32, %d: i32, %e: i32, %f: i32, %g: i64, %h: !llvm.ptr) attributes {respec.kernel_name = "noparams", respec.param_sizes = array<i64>, respec.static_shared_bytes = 0 : i64} {
+llvm.func @__respec_launch.noparams(%a: i32, %b: i32, %c: i32, %d: i32, %e: i32, %f: i32, %g: i64, %h: !llvm.ptr) attributes {respec.kernel_name = "noparams", respec.param_sizes = array<i64>, respec.static_shared_bytes = 0 : i64, respec.syncs_grid} {
   llvm.return
 }
 // Not a launch function: no respec.kernel_name.

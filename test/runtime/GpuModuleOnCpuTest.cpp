@@ -19,7 +19,8 @@ void gpuLaunch(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
 
 const char ptx[] = ".version 8.0\n.target sm_80\n.visible .entry _Z1kv()\n"
                    "{\n\tret;\n}\n";
-const respec_kernel_entry kernels[] = {{"_Z1kv", gpuLaunch, 0, 0, 0, nullptr}};
+const respec_kernel_entry kernels[] = {
+    {"_Z1kv", gpuLaunch, 0, 0, 0, 0, nullptr}};
 const respec_var_entry vars[] = {{"counter", nullptr, 4}};
 const respec_module table = {
     RESPEC_MODULE_MAGIC, RESPEC_MODULE_VERSION, 1, 1, kernels, vars};

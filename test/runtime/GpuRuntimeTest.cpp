@@ -75,8 +75,8 @@ void cpuLaunch(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
 
 const uint32_t scaleParamSizes[] = {8, 4, 4, 12};
 const respec_kernel_entry kernels[] = {
-    {"_Z5scalePfifS_", scaleLaunch, 0, 4, 0, scaleParamSizes},
-    {"_Z7missingv", missingLaunch, 0, 0, 0, nullptr},
+    {"_Z5scalePfifS_", scaleLaunch, 0, 4, 0, 0, scaleParamSizes},
+    {"_Z7missingv", missingLaunch, 0, 0, 0, 0, nullptr},
 };
 const respec_var_entry vars[] = {
     {"table", nullptr, 16},
@@ -94,7 +94,7 @@ const respec_gpu_module gpuModule = {RESPEC_GPU_MODULE_MAGIC,
                                      "sm_80"};
 
 const respec_kernel_entry brokenKernels[] = {
-    {"_Z6brokenv", cpuLaunch, 0, 0, 0, nullptr},
+    {"_Z6brokenv", cpuLaunch, 0, 0, 0, 0, nullptr},
 };
 const respec_module brokenTable = {
     RESPEC_MODULE_MAGIC, RESPEC_MODULE_VERSION, 1, 0, brokenKernels, nullptr};
@@ -109,7 +109,7 @@ const respec_gpu_module brokenModule = {RESPEC_GPU_MODULE_MAGIC,
 
 // A module built for the CPU, which the GPU runtime must refuse.
 const respec_kernel_entry cpuKernels[] = {
-    {"_Z3cpuv", cpuLaunch, 0, 0, 0, nullptr},
+    {"_Z3cpuv", cpuLaunch, 0, 0, 0, 0, nullptr},
 };
 const respec_module cpuTable = {
     RESPEC_MODULE_MAGIC, RESPEC_MODULE_VERSION, 1, 0, cpuKernels, nullptr};

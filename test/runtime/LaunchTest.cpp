@@ -40,8 +40,8 @@ void launchCount(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
 const uint32_t scaleParamSizes[] = {sizeof(float *), sizeof(float),
                                     sizeof(int)};
 const respec_kernel_entry kernels[] = {
-    {"_Z5scalePffi", launchScale, 64, 3, 0, scaleParamSizes},
-    {"_Z5countv", launchCount, 0, 0, 0, nullptr},
+    {"_Z5scalePffi", launchScale, 64, 3, 0, 0, scaleParamSizes},
+    {"_Z5countv", launchCount, 0, 0, 0, 0, nullptr},
 };
 const respec_module module = {
     RESPEC_MODULE_MAGIC, RESPEC_MODULE_VERSION, 2, 0, kernels, nullptr};

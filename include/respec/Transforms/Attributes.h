@@ -34,6 +34,15 @@ inline constexpr llvm::StringLiteral kStaticSharedAttr =
 /// OpenMP schedule (respec-schedule-grid-loops).
 inline constexpr llvm::StringLiteral kUnbalancedBlocksAttr =
     "respec.unbalanced_blocks";
+/// On launch functions (UnitAttr) of kernels that synchronize their whole
+/// grid (they read the cooperative launch's grid workspace): every block
+/// must run on a thread of its own, so nothing may merge blocks (row fusion,
+/// coarsening) or hand a thread more than one (dynamic schedules).
+inline constexpr llvm::StringLiteral kSyncsGridAttr = "respec.syncs_grid";
+/// The runtime function that gives device code the grid workspace (abi.h).
+inline constexpr llvm::StringLiteral kGridWorkspaceFunction =
+    "__respec_grid_workspace";
+
 /// On grid loops (UnitAttr) whose threads never wait for or exchange data
 /// with other threads of their block: no barriers, no warp primitives
 /// (respec-find-independent-threads). A block's threads may then run on

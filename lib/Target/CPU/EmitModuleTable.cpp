@@ -130,13 +130,14 @@ static LogicalResult emitModuleTable(ModuleOp module) {
     return module.emitError("module already has a ") << tableName;
   MLIRContext *ctx = module.getContext();
   TableBuilder table(module);
+  Type i16 = IntegerType::get(ctx, 16);
   Type i32 = IntegerType::get(ctx, 32);
   Type i64 = IntegerType::get(ctx, 64);
   Type ptr = table.ptrType;
   DataLayout dataLayout(module);
 
   auto kernelType = LLVM::LLVMStructType::getLiteral(
-      ctx, {ptr, ptr, i64, i32, i32, ptr});
+      ctx, {ptr, ptr, i64, i32, i16, i16, ptr});
   auto varType = LLVM::LLVMStructType::getLiteral(ctx, {ptr, ptr, i64});
   auto moduleType = LLVM::LLVMStructType::getLiteral(
       ctx, {i32, i32, i32, i32, ptr, ptr});
@@ -150,6 +151,8 @@ static LogicalResult emitModuleTable(ModuleOp module) {
     auto shared = launch->getAttrOfType<IntegerAttr>(kStaticSharedAttr);
     auto bound = launch->getAttrOfType<IntegerAttr>(kMaxThreadsPerBlockAttr);
     int64_t maxThreads = bound ? bound.getInt() : 0;
+    int64_t flags =
+        launch->hasAttr(kSyncsGridAttr) ? RESPEC_KERNEL_SYNCS_GRID : 0;
     StringRef nameSymbol = table.addString(kernelName.getValue());
     SmallVector<FieldBuilder> sizeFields;
     for (int64_t size : sizes.asArrayRef())
@@ -170,7 +173,7 @@ static LogicalResult emitModuleTable(ModuleOp module) {
           b, loc, kernelType,
           {addressOf(ptr, nameSymbol), addressOf(ptr, launchName),
            constantInt(i64, shared.getInt()), constantInt(i32, sizes.size()),
-           constantInt(i32, maxThreads), sizesField});
+           constantInt(i16, maxThreads), constantInt(i16, flags), sizesField});
     });
   }
 

@@ -501,6 +501,12 @@ struct FuseBlockRowsPass
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> grids;
     getOperation()->walk([&](scf::ParallelOp loop) {
+      // Blocks that synchronize the grid wait for each other inside their
+      // thread loops: run by one thread together, the first would wait for
+      // the others forever.
+      auto launch = loop->getParentOfType<LLVM::LLVMFuncOp>();
+      if (launch && launch->hasAttr(kSyncsGridAttr))
+        return;
       if (isGridLoop(loop) && loop->hasAttr(kBlockSizeAttr))
         grids.push_back(loop);
     });

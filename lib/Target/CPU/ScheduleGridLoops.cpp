@@ -292,7 +292,12 @@ struct ScheduleGridLoopsPass
     for (omp::WsloopOp wsloop : wsloops) {
       auto func = wsloop->getParentOfType<FunctionOpInterface>();
       bool unbalanced = func && func->hasAttr(kUnbalancedBlocksAttr);
-      omp::ClauseScheduleKind kind = forced ? *forced
+      // A grid that synchronizes runs on as many threads as it has blocks,
+      // and each must get exactly one: a thread running a second block
+      // after its first would wait for itself at the grid barrier.
+      bool syncsGrid = func && func->hasAttr(kSyncsGridAttr);
+      omp::ClauseScheduleKind kind = syncsGrid ? omp::ClauseScheduleKind::Static
+                                     : forced  ? *forced
                                      : unbalanced
                                          ? omp::ClauseScheduleKind::Dynamic
                                          : omp::ClauseScheduleKind::Static;

@@ -149,6 +149,14 @@ cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
 
 template <class T>
 static __inline__ __host__ cudaError_t
+cudaLaunchCooperativeKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
+                            size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return ::cudaLaunchCooperativeKernel((const void *)func, gridDim, blockDim,
+                                       args, sharedMem, stream);
+}
+
+template <class T>
+static __inline__ __host__ cudaError_t
 cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *func) {
   return ::cudaFuncGetAttributes(attr, (const void *)func);
 }

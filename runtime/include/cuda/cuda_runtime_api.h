@@ -111,6 +111,9 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
                              void **args, size_t sharedMem,
                              cudaStream_t stream);
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
+                                        dim3 blockDim, void **args,
+                                        size_t sharedMem, cudaStream_t stream);
 
 /// CUDA 12's extensible launch (cudaLaunchKernelEx): the attributes respec
 /// reads; the layout is CUDA's (64-byte value union).

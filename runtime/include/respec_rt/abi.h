@@ -49,9 +49,18 @@ typedef struct respec_kernel_entry {
   uint32_t numParams;         ///< number of kernel parameters
   /// __launch_bounds__ thread count (0: none). Objects of respec 0.8.0 and
   /// before have 0 here (the field was reserved).
-  uint32_t maxThreadsPerBlock;
+  uint16_t maxThreadsPerBlock;
+  /// RESPEC_KERNEL_* bits. Until 0.25.0 this and maxThreadsPerBlock were one
+  /// 32-bit count of at most 1024, whose high half reads as no flags.
+  uint16_t flags;
   const uint32_t *paramSizes; ///< size in bytes of each parameter's value
 } respec_kernel_entry;
+
+/// The kernel synchronizes its whole grid (cooperative groups'
+/// `this_grid().sync()`): its blocks must all run at once, so it must be
+/// launched with cudaLaunchCooperativeKernel, and the CPU runs each of its
+/// blocks on a thread of its own.
+#define RESPEC_KERNEL_SYNCS_GRID 1u
 
 typedef struct respec_var_entry {
   const char *name; ///< device-side (mangled) variable name
@@ -245,6 +254,16 @@ typedef struct respec_texture_header {
   uint64_t rowPitch;
   uint64_t slicePitch;
 } respec_texture_header;
+
+/// The grid workspace of the cooperative launch running now (cooperative
+/// groups read its address from %envreg1 and %envreg2 and keep their grid
+/// barrier in it), or null outside cooperative launches.
+void *__respec_grid_workspace(void);
+
+/// Called after each load that acquires at GPU or system scope (a block
+/// polling what another block writes): gives up the core while a
+/// cooperative launch runs more blocks than there are cores.
+void __respec_acquire_poll(void);
 
 /// The header of `texture`, or a header that samples nothing inline where
 /// `texture` is not a live texture object. Generated code may call it for

@@ -1,11 +1,13 @@
 // cudaLaunchKernelEx (CUDA 12's extensible launch, which Thrust uses):
-// scheduling attributes are accepted and ignored, cooperative launches and
-// clusters of more than one block fail with cudaErrorNotSupported.
+// scheduling attributes are accepted and ignored, a cooperative launch runs
+// (cudaErrorCooperativeLaunchTooLarge where its blocks cannot all run at
+// once), clusters of more than one block fail with cudaErrorNotSupported.
 // REQUIRES: cuda-toolkit
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // CHECK: plain: cudaSuccess
 // CHECK: priority: cudaSuccess
-// CHECK: cooperative: cudaErrorNotSupported
+// CHECK: cooperative: cudaSuccess
+// CHECK: cooperative, too large: cudaErrorCooperativeLaunchTooLarge
 // CHECK: cluster: cudaErrorNotSupported
 // CHECK: PASSED
 
@@ -47,8 +49,12 @@ int main() {
 
   attr[0].id = cudaLaunchAttributeCooperative;
   attr[0].val.cooperative = 1;
-  printf("cooperative: %s\n",
+  cudaError_t cooperative = cudaLaunchKernelEx(&config, axpy, 10.0f, (const float *)x, y, n);
+  printf("cooperative: %s\n", cudaGetErrorName(cooperative));
+  config.gridDim = dim3(1 << 20);
+  printf("cooperative, too large: %s\n",
          cudaGetErrorName(cudaLaunchKernelEx(&config, axpy, 100.0f, (const float *)x, y, n)));
+  config.gridDim = dim3((n + 127) / 128);
   attr[0].id = cudaLaunchAttributeClusterDimension;
   attr[0].val.clusterDim.x = 2;
   attr[0].val.clusterDim.y = 1;
@@ -58,9 +64,10 @@ int main() {
   cudaGetLastError();
 
   cudaMemcpy(hy, y, sizeof hy, cudaMemcpyDeviceToHost);
-  bool ok = plain == cudaSuccess && priority == cudaSuccess;
+  bool ok = plain == cudaSuccess && priority == cudaSuccess &&
+            cooperative == cudaSuccess;
   for (int i = 0; i < n; ++i)
-    ok &= hy[i] == 1.0f + 3.0f * i; // the refused launches changed nothing
+    ok &= hy[i] == 1.0f + 13.0f * i; // the refused launches changed nothing
   printf("%s\n", ok ? "PASSED" : "FAILED");
   return ok ? 0 : 1;
 }
