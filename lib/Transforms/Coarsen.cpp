@@ -32,6 +32,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Demangle/Demangle.h"
 
 namespace mlir::respec {
 #define GEN_PASS_DEF_COARSENPASS
@@ -457,7 +458,7 @@ struct CoarsenPass : public respec::impl::CoarsenPassBase<CoarsenPass> {
       // Coarsened blocks would run several blocks of a grid that waits for
       // all of its blocks at once in one.
       if (launch->hasAttr(kSyncsGridAttr)) {
-        launch.emitWarning() << "kernel '" << name.getValue()
+        launch.emitWarning() << "kernel '" << llvm::demangle(name.getValue())
                              << "' synchronizes its grid; not coarsened";
         return;
       }

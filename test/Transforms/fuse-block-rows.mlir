@@ -148,6 +148,44 @@ func.func @ragged_columns(%p: !llvm.ptr, %gx: index, %gy: index, %n: index) {
 
 // -----
 
+// Left alone: the same grid in a kernel that synchronizes its grid
+// (respec.syncs_grid). Its blocks wait for each other inside their thread
+// loops; fused, the first would wait for blocks its own core runs after it.
+// CHECK-LABEL: func.func @syncs_grid(
+// CHECK: scf.parallel (%{{.+}}, %{{.+}}, %{{.+}}) = (%c0, %c0, %c0) to (%c1, %{{.+}}, %{{.+}}) step
+// CHECK-NOT: scf.for
+// CHECK: scf.parallel (%{{.+}}, %{{.+}}, %{{.+}}) = (%c0, %c0, %c0) to (%c1, %c8, %{{.+}}) step
+// CHECK: respec.block_size = array<i64: 32, 8, 1>
+func.func @syncs_grid(%p: !llvm.ptr, %gx: index, %gy: index, %n: index)
+    attributes {respec.syncs_grid} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%bz, %by, %bx) = (%c0, %c0, %c0) to (%c1, %gy, %gx) step (%c1, %c1, %c1) {
+    %col0 = arith.muli %bx, %c32 : index
+    %left = arith.subi %n, %col0 : index
+    %end = arith.minsi %left, %c32 : index
+    %row0 = arith.muli %by, %c8 : index
+    scf.parallel (%tz, %ty, %tx) = (%c0, %c0, %c0) to (%c1, %c8, %end) step (%c1, %c1, %c1) {
+      %col = arith.addi %col0, %tx : index
+      %row = arith.addi %row0, %ty : index
+      %rowbase = arith.muli %row, %n : index
+      %k = arith.addi %rowbase, %col : index
+      %k64 = arith.index_cast %k : index to i64
+      %q = llvm.getelementptr %p[%k64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %q : !llvm.ptr -> f32
+      %w = llvm.fadd %v, %v : f32
+      llvm.store %w, %q : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.block_size = array<i64: 32, 8, 1>, respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
 // Left alone: a row of threads (1-D blocks) already sweeps its rows.
 // CHECK-LABEL: func.func @one_row(
 // CHECK: scf.parallel (%{{.+}}, %{{.+}}, %{{.+}}) = (%c0, %c0, %c0) to (%c1, %c1, %c256)

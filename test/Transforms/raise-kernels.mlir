@@ -74,6 +74,32 @@ llvm.func ptx_kernelcc @saxpy(%x: !llvm.ptr {llvm.noalias}, %n: i32 {llvm.nounde
 
 // -----
 
+// A kernel that reads the grid workspace (cooperative groups' grid barrier),
+// here through a helper function, synchronizes its grid: its launch
+// function is marked respec.syncs_grid. A kernel that does not is not.
+// CHECK-LABEL: llvm.func @__respec_launch.waits(
+// CHECK-SAME: respec.syncs_grid
+// CHECK-LABEL: llvm.func @__respec_launch.plain(
+// CHECK-NOT: respec.syncs_grid
+// CHECK: llvm.return
+llvm.func @__respec_grid_workspace() -> !llvm.ptr
+llvm.func internal @grid_barrier_address() -> !llvm.ptr {
+  %w = llvm.call @__respec_grid_workspace() : () -> !llvm.ptr
+  llvm.return %w : !llvm.ptr
+}
+llvm.func ptx_kernelcc @waits(%out: !llvm.ptr<1>) {
+  %w = llvm.call @grid_barrier_address() : () -> !llvm.ptr
+  llvm.store %w, %out : !llvm.ptr, !llvm.ptr<1>
+  llvm.return
+}
+llvm.func ptx_kernelcc @plain(%out: !llvm.ptr<1>) {
+  %c = llvm.mlir.constant(1 : i32) : i32
+  llvm.store %c, %out : i32, !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
 // `asm("mov.u32 %0, %%laneid;")` (cooperative groups' headers) is the lane
 // id too; other inline assembly is left alone.
 // CHECK-LABEL: llvm.func internal @__respec_thread.asm_lane(

@@ -51,6 +51,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -504,7 +505,7 @@ struct FuseBlockRowsPass
       // Blocks that synchronize the grid wait for each other inside their
       // thread loops: run by one thread together, the first would wait for
       // the others forever.
-      auto launch = loop->getParentOfType<LLVM::LLVMFuncOp>();
+      auto launch = loop->getParentOfType<FunctionOpInterface>();
       if (launch && launch->hasAttr(kSyncsGridAttr))
         return;
       if (isGridLoop(loop) && loop->hasAttr(kBlockSizeAttr))
