@@ -356,20 +356,36 @@ static Location plainSourceLocation(Location loc) {
   return result;
 }
 
+/// True if `op` reads the grid workspace's address: a call of the runtime's
+/// __respec_grid_workspace (the CPU's translation of the PTX), or PTX that
+/// reads %envreg1 or %envreg2 (kept for GPUs).
+static bool readsGridWorkspaceAddress(Operation *op) {
+  if (auto call = dyn_cast<LLVM::CallOp>(op))
+    return call.getCallee() == kGridWorkspaceFunction;
+  if (auto assembly = dyn_cast<LLVM::InlineAsmOp>(op)) {
+    StringRef text = assembly.getAsmString();
+    return text.contains("%envreg1") || text.contains("%envreg2");
+  }
+  return false;
+}
+
 /// True if `kernel`, or a function it calls directly or indirectly, reads
-/// the cooperative launch's grid workspace (`%envreg1`/`%envreg2`, which
-/// cooperative groups' `this_grid()` reads to synchronize the grid).
+/// the cooperative launch's grid workspace, which cooperative groups'
+/// `this_grid()` reads to synchronize the grid.
 static bool readsGridWorkspace(ModuleOp module, LLVM::LLVMFuncOp kernel) {
   SmallVector<LLVM::LLVMFuncOp> worklist{kernel};
   llvm::DenseSet<Operation *> seen{kernel};
   while (!worklist.empty()) {
     LLVM::LLVMFuncOp function = worklist.pop_back_val();
-    WalkResult walk = function.walk([&](LLVM::CallOp call) {
+    WalkResult walk = function.walk([&](Operation *op) {
+      if (readsGridWorkspaceAddress(op))
+        return WalkResult::interrupt();
+      auto call = dyn_cast<LLVM::CallOp>(op);
+      if (!call)
+        return WalkResult::advance();
       std::optional<StringRef> callee = call.getCallee();
       if (!callee)
         return WalkResult::advance();
-      if (*callee == kGridWorkspaceFunction)
-        return WalkResult::interrupt();
       auto target = module.lookupSymbol<LLVM::LLVMFuncOp>(*callee);
       if (target && !target.isExternal() && seen.insert(target).second)
         worklist.push_back(target);

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -148,13 +149,17 @@ private:
   int savedThreads, savedDynamic, savedLevels;
 };
 
-/// True if libomp is linked in and can give a team of `threads` threads.
-bool canRunTeamOf(uint64_t threads) {
-  if (!omp_get_max_threads || !omp_set_num_threads || !omp_get_dynamic ||
-      !omp_set_dynamic || !omp_get_thread_limit || !omp_get_active_level ||
-      !omp_get_max_active_levels || !omp_set_max_active_levels)
-    return threads <= 1;
-  return threads <= uint64_t(omp_get_thread_limit());
+/// True if libomp is linked in (kernels' launch functions need it; the
+/// runtime's own tests run without).
+bool haveOpenMP() {
+  return omp_get_max_threads && omp_set_num_threads && omp_get_dynamic &&
+         omp_set_dynamic && omp_get_thread_limit && omp_get_active_level &&
+         omp_get_max_active_levels && omp_set_max_active_levels;
+}
+
+/// The most threads a team may have.
+uint64_t teamLimit() {
+  return haveOpenMP() ? uint64_t(omp_get_thread_limit()) : 1;
 }
 
 } // namespace
@@ -196,15 +201,12 @@ cudaError_t respec::launchCooperativeKernel(const void *func, dim3 grid,
       int(block.x * block.y * block.z),
       kernel->entry->staticSharedBytes + sharedMem);
   uint64_t limit = perMultiprocessor * uint64_t(device.multiProcessorCount);
-  if (blocks > limit || !canRunTeamOf(blocks))
+  limit = std::min(limit, teamLimit());
+  if (blocks > limit)
     return reportError(cudaErrorCooperativeLaunchTooLarge, call,
                        "a grid of %llu blocks; at most %llu blocks of this "
                        "kernel can run at once",
-                       (unsigned long long)blocks,
-                       (unsigned long long)std::min<uint64_t>(
-                           limit, omp_get_thread_limit
-                                      ? uint64_t(omp_get_thread_limit())
-                                      : 1));
+                       (unsigned long long)blocks, (unsigned long long)limit);
   const respec_kernel_entry &entry = *kernel->entry;
   auto arguments = std::make_shared<KernelArguments>(entry, args);
   respec_launch_fn launch = entry.launch;
@@ -216,7 +218,9 @@ cudaError_t respec::launchCooperativeKernel(const void *func, dim3 grid,
         blocks > uint64_t(std::max(1u, std::thread::hardware_concurrency())),
         std::memory_order_relaxed);
     {
-      CooperativeTeam team{int(blocks)};
+      std::optional<CooperativeTeam> team;
+      if (haveOpenMP())
+        team.emplace(int(blocks));
       launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
              arguments->data());
     }

@@ -51,6 +51,7 @@ constexpr CUresult CUDA_ERROR_INVALID_HANDLE = 400;
 constexpr CUresult CUDA_ERROR_ILLEGAL_STATE = 401;
 constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+constexpr CUresult CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720;
 constexpr CUresult CUDA_ERROR_NOT_SUPPORTED = 801;
 constexpr CUresult CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900;
 constexpr CUresult CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901;
@@ -397,6 +398,10 @@ struct CUgraphExecUpdateResultInfo {
     (CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,      \
      unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,  \
      CUstream stream, void **params, void **extra))                            \
+  X(launchCooperativeKernel, cuLaunchCooperativeKernel,                        \
+    (CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,      \
+     unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,  \
+     CUstream stream, void **params))                                          \
   X(occupancyMaxActiveBlocks,                                                  \
     cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,                      \
     (int *blocks, CUfunction function, int blockSize, size_t dynamicShared,    \

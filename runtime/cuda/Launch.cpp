@@ -37,6 +37,8 @@ struct CurrentLaunch {
   LoadedModule *module;
   CUstream stream;
   const char *call;
+  /// cudaLaunchCooperativeKernel: the driver must run every block at once.
+  bool cooperative = false;
   cudaError_t error = cudaSuccess;
 };
 
@@ -102,18 +104,29 @@ cudaError_t launchGpuKernel(CurrentLaunch &launch, const char *name,
       return status;
     function->maxDynamicSharedBytes = sharedBytes;
   }
-  return checkDriver(api.launchKernel(function->function, grid[0], grid[1],
-                                      grid[2], block[0], block[1], block[2],
-                                      static_cast<unsigned>(sharedBytes),
-                                      launch.stream, params, nullptr),
-                     launch.call);
+  auto shared = static_cast<unsigned>(sharedBytes);
+  CUresult result =
+      launch.cooperative
+          ? api.launchCooperativeKernel(function->function, grid[0], grid[1],
+                                        grid[2], block[0], block[1], block[2],
+                                        shared, launch.stream, params)
+          : api.launchKernel(function->function, grid[0], grid[1], grid[2],
+                             block[0], block[1], block[2], shared,
+                             launch.stream, params, nullptr);
+  return checkDriver(result, launch.call);
 }
 
 } // namespace
 
-cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
-                                 void **args, size_t sharedMem,
-                                 cudaStream_t stream, const char *call) {
+namespace {
+
+/// Runs the launch function of `func`'s kernel, whose GPU kernels go to the
+/// driver as cooperative launches where `cooperative` says so. A kernel
+/// that synchronizes its grid has one version and no epilogue (respec does
+/// not coarsen it), so its one launch is the user's.
+cudaError_t runLaunch(const void *func, dim3 grid, dim3 block, void **args,
+                      size_t sharedMem, cudaStream_t stream, bool cooperative,
+                      const char *call) {
   const KernelInfo *kernel = nullptr;
   cudaError_t status = findGpuKernel(func, call, &kernel);
   if (status != cudaSuccess)
@@ -131,13 +144,31 @@ cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
     return status;
   // The launch function runs synchronously on this thread: the caller's
   // argument values stay valid throughout, and cuLaunchKernel copies them.
-  CurrentLaunch launch{loaded, toDriverStream(stream), call};
+  CurrentLaunch launch{loaded, toDriverStream(stream), call, cooperative};
   CurrentLaunch *outer = currentLaunch;
   currentLaunch = &launch;
   kernel->entry->launch(grid.x, grid.y, grid.z, block.x, block.y, block.z,
                         sharedMem, args);
   currentLaunch = outer;
   return launch.error;
+}
+
+} // namespace
+
+cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
+                                 void **args, size_t sharedMem,
+                                 cudaStream_t stream, const char *call) {
+  return runLaunch(func, grid, block, args, sharedMem, stream,
+                   /*cooperative=*/false, call);
+}
+
+cudaError_t respec::launchCooperativeKernel(const void *func, dim3 grid,
+                                            dim3 block, void **args,
+                                            size_t sharedMem,
+                                            cudaStream_t stream,
+                                            const char *call) {
+  return runLaunch(func, grid, block, args, sharedMem, stream,
+                   /*cooperative=*/true, call);
 }
 
 // Profiling builds time each version (Tuning.cpp) with CUDA events recorded
@@ -227,18 +258,6 @@ extern "C" cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
                                              cudaStream_t stream) {
   return launchKernel(func, gridDim, blockDim, args, sharedMem,
                       perThreadDefault(stream), "cudaLaunchKernel");
-}
-
-cudaError_t respec::launchCooperativeKernel(const void *func, dim3 grid,
-                                            dim3 block, void **args,
-                                            size_t sharedMem,
-                                            cudaStream_t stream,
-                                            const char *call) {
-  (void)func, (void)grid, (void)block, (void)args, (void)sharedMem,
-      (void)stream;
-  return reportError(cudaErrorNotSupported, call,
-                     "cooperative launches are not supported by respec's "
-                     "NVIDIA GPU runtime yet");
 }
 
 extern "C" cudaError_t

@@ -4,12 +4,13 @@
 // __respec_grid_workspace; the barrier's polling load (ld.acquire.gpu) is
 // followed by __respec_acquire_poll, which yields the core while a
 // cooperative launch runs more blocks than cores. The kernel's launch
-// function is marked as synchronizing its grid. --target=nvptx keeps the
-// PTX.
+// function is marked as synchronizing its grid, for the CPU and for GPUs
+// (where the PTX, which --target=nvptx keeps, reads %envreg1/2).
 // REQUIRES: cuda-toolkit
 // RUN: %respec --emit=llvm %s -o - | FileCheck %s
 // RUN: %respec --emit=parallel-ir %s -o - | FileCheck %s --check-prefix=PAR
 // RUN: %respec --target=nvptx --emit=llvm %s -o - | FileCheck %s --check-prefix=GPU
+// RUN: %respec --target=nvptx --emit=parallel-ir %s -o - | FileCheck %s --check-prefix=PAR
 
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;

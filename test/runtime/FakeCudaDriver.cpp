@@ -348,12 +348,13 @@ void appendLogLine(const std::string &line) {
   }
 }
 
-void appendLaunchLog(const FakeFunction &f, const unsigned grid[3],
-                     const unsigned block[3], unsigned shared, void **params) {
+void appendLaunchLog(const char *kind, const FakeFunction &f,
+                     const unsigned grid[3], const unsigned block[3],
+                     unsigned shared, void **params) {
   const char *path = std::getenv("RESPEC_FAKE_CUDA_LOG");
   if (!path || !path[0])
     return;
-  std::string line = "launch " + f.name;
+  std::string line = std::string(kind) + " " + f.name;
   char buffer[128];
   std::snprintf(buffer, sizeof(buffer),
                 " grid=%u,%u,%u block=%u,%u,%u shared=%u params=", grid[0],
@@ -956,12 +957,14 @@ CUresult cuFuncSetCacheConfig(CUfunction function, int) {
   return function ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
-CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY,
-                        unsigned gridZ, unsigned blockX, unsigned blockY,
-                        unsigned blockZ, unsigned sharedBytes, CUstream stream,
-                        void **params, void **extra) {
+/// cuLaunchKernel and cuLaunchCooperativeKernel: log lines start with
+/// `kind`.
+CUresult launchFake(const char *kind, CUfunction function, unsigned gridX,
+                    unsigned gridY, unsigned gridZ, unsigned blockX,
+                    unsigned blockY, unsigned blockZ, unsigned sharedBytes,
+                    CUstream stream, void **params) {
   auto *f = reinterpret_cast<FakeFunction *>(function);
-  if (!f || extra)
+  if (!f)
     return CUDA_ERROR_INVALID_HANDLE;
   if (!isValidContext())
     return CUDA_ERROR_INVALID_CONTEXT;
@@ -979,15 +982,39 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY,
   }
   return submit(
       stream, CUgraphNode_st::Kernel,
-      [f, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes, values] {
+      [kind, f, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes,
+       values] {
         const unsigned grid[3] = {gridX, gridY, gridZ};
         const unsigned block[3] = {blockX, blockY, blockZ};
         std::vector<void *> pointers;
         for (const std::vector<unsigned char> &value : values)
           pointers.push_back(const_cast<unsigned char *>(value.data()));
-        appendLaunchLog(*f, grid, block, sharedBytes, pointers.data());
+        appendLaunchLog(kind, *f, grid, block, sharedBytes, pointers.data());
         return CUDA_SUCCESS;
       });
+}
+
+CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY,
+                        unsigned gridZ, unsigned blockX, unsigned blockY,
+                        unsigned blockZ, unsigned sharedBytes, CUstream stream,
+                        void **params, void **extra) {
+  if (extra)
+    return CUDA_ERROR_INVALID_HANDLE;
+  return launchFake("launch", function, gridX, gridY, gridZ, blockX, blockY,
+                    blockZ, sharedBytes, stream, params);
+}
+
+/// The fake device holds 2 blocks per multiprocessor of any kernel at once
+/// for cooperative launches (108 multiprocessors, as its attributes say).
+CUresult cuLaunchCooperativeKernel(CUfunction function, unsigned gridX,
+                                   unsigned gridY, unsigned gridZ,
+                                   unsigned blockX, unsigned blockY,
+                                   unsigned blockZ, unsigned sharedBytes,
+                                   CUstream stream, void **params) {
+  if (uint64_t(gridX) * gridY * gridZ > 2 * 108)
+    return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+  return launchFake("cooperative launch", function, gridX, gridY, gridZ, blockX,
+                    blockY, blockZ, sharedBytes, stream, params);
 }
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(

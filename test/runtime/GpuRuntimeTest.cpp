@@ -715,6 +715,19 @@ void checkLaunches() {
                         hex(&data, 8));
   }
 
+  // A cooperative launch goes to the driver's cuLaunchCooperativeKernel,
+  // which refuses a grid larger than the device holds at once.
+  truncate(logPath.c_str(), 0);
+  CHECK_OK(cudaLaunchCooperativeKernel(
+      reinterpret_cast<const void *>(scaleStub), dim3(4, 2, 1), dim3(128, 1, 1),
+      args, 256, nullptr));
+  log = readLog();
+  CHECK(log.size() == 2 && log[0] == "cooperative " + expected);
+  CHECK_EQ_ERR(
+      cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(scaleStub),
+                                  dim3(217), dim3(32), args, 0, nullptr),
+      cudaErrorCooperativeLaunchTooLarge);
+
   // Over 48 KiB of dynamic shared memory needs the kernel's opt-in, which
   // the runtime passes on to the driver at launch time.
   CHECK_EQ_ERR(cudaLaunchKernel(reinterpret_cast<const void *>(scaleStub),

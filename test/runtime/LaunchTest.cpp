@@ -37,19 +37,30 @@ void launchCount(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
   ++countLaunches;
 }
 
+/// A kernel that synchronizes its grid: records the grid workspace it sees.
+std::atomic<void *> seenWorkspace{nullptr};
+std::atomic<int> gridLaunches{0};
+void launchGrid(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
+                uint64_t, void **) {
+  seenWorkspace = __respec_grid_workspace();
+  ++gridLaunches;
+}
+
 const uint32_t scaleParamSizes[] = {sizeof(float *), sizeof(float),
                                     sizeof(int)};
 const respec_kernel_entry kernels[] = {
     {"_Z5scalePffi", launchScale, 64, 3, 0, 0, scaleParamSizes},
     {"_Z5countv", launchCount, 0, 0, 0, 0, nullptr},
+    {"_Z4gridv", launchGrid, 0, 0, 0, RESPEC_KERNEL_SYNCS_GRID, nullptr},
 };
 const respec_module module = {
-    RESPEC_MODULE_MAGIC, RESPEC_MODULE_VERSION, 2, 0, kernels, nullptr};
+    RESPEC_MODULE_MAGIC, RESPEC_MODULE_VERSION, 3, 0, kernels, nullptr};
 
 // Host stubs: only their addresses matter.
 void scaleStub() {}
 void countStub() {}
 void unregisteredStub() {}
+void gridStub() {}
 
 /// What clang's host stub does after `<<<grid, block, shmem, stream>>>`.
 cudaError_t launchThroughStub(const void *stub, void **args) {
@@ -160,6 +171,51 @@ void testOccupancy() {
 
 } // namespace
 
+/// Cooperative launches: the kernel sees the launch's grid workspace (null
+/// outside), a grid of more blocks than can run at once is refused (without
+/// libomp in this test, more than one), the occupancy of a kernel that
+/// synchronizes its grid is one block per core, and cudaLaunchKernelEx's
+/// cooperative attribute takes the same path.
+void testCooperativeLaunches() {
+  const void *grid = reinterpret_cast<const void *>(gridStub);
+  CHECK(__respec_grid_workspace() == nullptr);
+  gridLaunches = 0;
+  CHECK_OK(cudaLaunchCooperativeKernel(grid, dim3(1), dim3(64), nullptr, 0,
+                                       nullptr));
+  CHECK_OK(cudaDeviceSynchronize());
+  CHECK(gridLaunches == 1 && seenWorkspace != nullptr);
+  CHECK(__respec_grid_workspace() == nullptr);
+  CHECK_EQ_ERR(
+      cudaLaunchCooperativeKernel(grid, dim3(2), dim3(64), nullptr, 0, nullptr),
+      cudaErrorCooperativeLaunchTooLarge);
+  CHECK_EQ_ERR(cudaGetLastError(), cudaErrorCooperativeLaunchTooLarge);
+  int supported = 0, perCore = 0, plain = 0;
+  CHECK_OK(cudaDeviceGetAttribute(&supported, cudaDevAttrCooperativeLaunch, 0));
+  CHECK(supported == 1);
+  CHECK_OK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perCore, grid, 256, 0));
+  CHECK(perCore == 1);
+  CHECK_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &plain, reinterpret_cast<const void *>(countStub), 256, 0));
+  CHECK(plain > 1);
+  cudaLaunchAttribute attribute;
+  attribute.id = cudaLaunchAttributeCooperative;
+  attribute.val.cooperative = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(3);
+  config.blockDim = dim3(32);
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  CHECK_EQ_ERR(cudaLaunchKernelExC(&config, grid, nullptr),
+               cudaErrorCooperativeLaunchTooLarge);
+  CHECK_EQ_ERR(cudaGetLastError(), cudaErrorCooperativeLaunchTooLarge);
+  config.gridDim = dim3(1);
+  CHECK_OK(cudaLaunchKernelExC(&config, grid, nullptr));
+  CHECK_OK(cudaDeviceSynchronize());
+  CHECK(gridLaunches == 2);
+  CHECK_OK(cudaGetLastError());
+}
+
 int main() {
   TestFatBinary wrapper;
   wrapper.data = &module;
@@ -168,9 +224,11 @@ int main() {
                  "_Z5scalePffi");
   registerKernel(handle, reinterpret_cast<const void *>(countStub),
                  "_Z5countv");
+  registerKernel(handle, reinterpret_cast<const void *>(gridStub), "_Z4gridv");
   testLaunchCopiesArguments();
   testInvalidLaunches();
   testSharedMemoryAttributes();
   testOccupancy();
+  testCooperativeLaunches();
   return finishTest("LaunchTest");
 }
