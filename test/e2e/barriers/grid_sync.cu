@@ -164,9 +164,12 @@ bool run2D() {
   return true;
 }
 
-// Two grid barriers in a row with nothing between them, launched through
-// cudaLaunchKernelEx.
-__global__ void countArrivals(int *counter, int *after) {
+// Two grid barriers in a row with nothing between them, then a split
+// barrier (barrier_arrive, work of the block's own, barrier_wait) after
+// which each block reads what the next block wrote before it arrived (what
+// it writes between arriving and waiting is not ordered before the others'
+// reads); launched through cudaLaunchKernelEx.
+__global__ void countArrivals(int *counter, int *after, int *lanes) {
   cg::grid_group grid = cg::this_grid();
   if (threadIdx.x == 0)
     atomicAdd(counter, 1);
@@ -174,12 +177,21 @@ __global__ void countArrivals(int *counter, int *after) {
   grid.sync();
   if (threadIdx.x == 0)
     after[blockIdx.x] = *counter;
+  lanes[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x + blockIdx.x;
+  cg::grid_group::arrival_token token = grid.barrier_arrive();
+  int own = lanes[blockIdx.x * blockDim.x + (threadIdx.x + 1) % blockDim.x];
+  grid.barrier_wait(std::move(token));
+  unsigned next = (blockIdx.x + 1) % gridDim.x;
+  if (threadIdx.x == 1)
+    after[gridDim.x + blockIdx.x] = lanes[next * blockDim.x + 5] + own -
+                                    int(blockIdx.x) - 2;
 }
 
 bool runWithAttribute(int blocks) {
-  int *counter, *after;
+  int *counter, *after, *lanes;
   cudaMalloc(&counter, sizeof(int));
-  cudaMalloc(&after, blocks * sizeof(int));
+  cudaMalloc(&after, 2 * blocks * sizeof(int));
+  cudaMalloc(&lanes, blocks * 32 * sizeof(int));
   cudaMemset(counter, 0, sizeof(int));
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(blocks);
@@ -189,14 +201,18 @@ bool runWithAttribute(int blocks) {
   attribute.val.cooperative = 1;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  CHECK(cudaLaunchKernelEx(&config, countArrivals, counter, after) ==
+  CHECK(cudaLaunchKernelEx(&config, countArrivals, counter, after, lanes) ==
         cudaSuccess);
-  std::vector<int> host(blocks);
-  cudaMemcpy(host.data(), after, blocks * sizeof(int), cudaMemcpyDeviceToHost);
-  for (int b = 0; b < blocks; ++b)
+  std::vector<int> host(2 * blocks);
+  cudaMemcpy(host.data(), after, 2 * blocks * sizeof(int),
+             cudaMemcpyDeviceToHost);
+  for (int b = 0; b < blocks; ++b) {
     CHECK(host[b] == blocks);
+    CHECK(host[blocks + b] == 5 + (b + 1) % blocks);
+  }
   cudaFree(counter);
   cudaFree(after);
+  cudaFree(lanes);
   std::printf("launch attribute: ok\n");
   return true;
 }
