@@ -160,6 +160,10 @@ void respec::buildCPUParallelPipeline(OpPassManager &pm,
   // of threads on several cores.
   if (options.parallelizeFewBlockGrids)
     pm.addPass(createParallelizeFewBlockGridsPass());
+  // `tid / 16`, `tid % 16`: the threads of a group as an inner loop whose
+  // addresses are affine, for LLVM's vectorizer.
+  if (options.splitThreadGroups)
+    pm.addPass(createSplitThreadGroupsPass());
   pm.addPass(createSerializeThreadLoopsPass({options.parallelAccesses}));
   if (options.freezeBlockIndices)
     pm.addPass(createFreezeBlockIndicesPass());

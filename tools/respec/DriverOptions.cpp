@@ -128,8 +128,7 @@ static const OptionalOptimization kOptionalOptimizations[] = {
     {"loop-exits", &mlir::respec::CPUPipelineOptions::simplifyLoopExits},
     {"loop-interchange",
      &mlir::respec::CPUPipelineOptions::interchangeSerialLoops},
-    {"parallel-accesses",
-     &mlir::respec::CPUPipelineOptions::parallelAccesses},
+    {"parallel-accesses", &mlir::respec::CPUPipelineOptions::parallelAccesses},
     {"row-merge", &mlir::respec::CPUPipelineOptions::mergeFusedRows},
     {"shared-atomics",
      &mlir::respec::CPUPipelineOptions::localizeSharedAtomics},
@@ -139,6 +138,7 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::uniformizeStridedLoops},
     {"structure-all",
      &mlir::respec::CPUPipelineOptions::structureBarrierFreeKernels},
+    {"thread-groups", &mlir::respec::CPUPipelineOptions::splitThreadGroups},
     {"thread-index-split",
      &mlir::respec::CPUPipelineOptions::splitThreadIndexSets},
     {"thread-licm", &mlir::respec::CPUPipelineOptions::hoistThreadInvariants},
@@ -539,7 +539,7 @@ Options:
                           few-block-grids, inline-worksharing, loop-exits,
                           loop-interchange, parallel-accesses, row-merge,
                           shared-atomics, shared-forwarding, strided-loops,
-                          structure-all, thread-index-split,
+                          structure-all, thread-groups, thread-index-split,
                           thread-licm, thread-vectorize,
                           warp-interleave, all
   --enable-opt=<a,b,...>  Turn optimizations back on (all are on by

@@ -114,6 +114,9 @@ struct CPUPipelineOptions {
   /// index where the body needs only that (respec-fuse-block-rows'
   /// merge-rows).
   bool mergeFusedRows = true;
+  /// respec-split-thread-groups: thread loops whose threads divide their
+  /// index by a power of two run as groups of that size.
+  bool splitThreadGroups = true;
   /// Thread loops run without branches that bounds checks take for the
   /// whole block (respec-version-bounds-checks).
   bool versionBoundsChecks = true;

@@ -365,6 +365,27 @@ def FuseBlockRowsPass : Pass<"respec-fuse-block-rows", "ModuleOp"> {
                            "LLVM::LLVMDialect"];
 }
 
+def SplitThreadGroupsPass : Pass<"respec-split-thread-groups", "ModuleOp"> {
+  let summary = "Run the threads of a block as groups of a power of two "
+                "where the kernel divides its thread index by one";
+  let description = [{
+    For the CPU back end, on final thread loops (no barriers), before they
+    are serialized. A thread loop over x in [0, N) whose body reads the
+    thread index through `(g + tx) & (C - 1)`, `(g + tx) >> log2(C)`,
+    `(g + tx) & -C` (or unsigned division and remainder by C), with g the
+    same for all threads and a multiple of C and C a power of two of at
+    least `min-group` that divides N, runs as two loops, tx = C * q + l
+    with l innermost: those reads become l, (g + C * q) >> log2(C) and
+    g + C * q, so that the addresses of a group's threads are affine in l
+    and LLVM vectorizes the inner loop.
+  }];
+  let options = [
+    Option<"minGroup", "min-group", "int64_t", /*default=*/"8",
+           "Smallest group size worth an inner loop of its own">,
+  ];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+}
+
 def VersionBoundsChecksPass : Pass<"respec-version-bounds-checks",
                                    "ModuleOp"> {
   let summary = "Run thread loops without bounds checks that hold for the "
