@@ -136,3 +136,47 @@ func.func @dynamic(%n: index) {
   } {respec.parallel_level = "block"}
   return
 }
+
+// -----
+
+// Signed division and remainder (`int tid = blockIdx.x * blockDim.x +
+// threadIdx.x; tid / 16, tid % 16`) where the operand is known not to be
+// negative: a grid index times a constant and the thread index, summed
+// without signed wrap. They read the group as the unsigned ones do. The
+// same division of a value that may be negative (an argument added) is left
+// as it is.
+// CHECK-LABEL: func.func @signed_groups(
+// CHECK: scf.parallel (%[[B:.*]]) =
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %[[Q:.*]], %[[L:.*]]) = {{.*}} to (%c1, %c1, %{{.*}}, %{{.*}})
+// CHECK-NOT: llvm.srem
+// CHECK: %[[ITEM:.*]] = arith.shrui
+// CHECK-NOT: llvm.srem
+// CHECK: %[[LANE:.*]] = arith.index_castui %[[L]] : index to i32
+// CHECK-NOT: llvm.srem
+// CHECK: %[[MAYBE:.*]] = llvm.sdiv
+// CHECK: llvm.call @use(%[[ITEM]], %[[LANE]], %[[MAYBE]],
+// CHECK: } {respec.parallel_level = "block"}
+llvm.func @use(i32, i32, i32, i32)
+func.func @signed_groups(%grid: index, %off: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %c256_i32 = llvm.mlir.constant(256 : i32) : i32
+  %c16 = llvm.mlir.constant(16 : i32) : i32
+  scf.parallel (%b) = (%c0) to (%grid) step (%c1) {
+    %bi = arith.index_castui %b : index to i32
+    %g = llvm.mul %bi, %c256_i32 overflow<nsw> : i32
+    scf.parallel (%z, %y, %x) = (%c0, %c0, %c0) to (%c1, %c1, %c256) step (%c1, %c1, %c1) {
+      %xi = arith.index_castui %x : index to i32
+      %tid = llvm.add %g, %xi overflow<nsw> : i32
+      %item = llvm.sdiv %tid, %c16 : i32
+      %lane = llvm.srem %tid, %c16 : i32
+      %shifted = llvm.add %off, %xi : i32
+      %maybe = llvm.sdiv %shifted, %c16 : i32
+      llvm.call @use(%item, %lane, %maybe, %xi) : (i32, i32, i32, i32) -> ()
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

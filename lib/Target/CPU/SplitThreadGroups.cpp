@@ -128,6 +128,49 @@ bool isIntegerOfX(Value value, Value x) {
          cast->getOperand(0) == x && isa<IntegerType>(value.getType());
 }
 
+/// True if `value`, read as signed, is never negative: non-negative
+/// constants, zero extensions, a grid index or the thread loop's x index
+/// (below `extent`) in at least 32 bits, and sums, products and left shifts
+/// of such values without signed wrap. Signed division and remainder by C
+/// are then the unsigned ones (`int tid = ...; tid / 32`).
+bool isKnownNonNegative(Value value, Value x, int64_t extent,
+                        unsigned depth = 0) {
+  if (std::optional<APInt> constant = constantInt(value))
+    return constant->isNonNegative();
+  if (depth > 16)
+    return false;
+  unsigned width = 64;
+  if (auto type = dyn_cast<IntegerType>(value.getType()))
+    width = type.getWidth();
+  if (value == x)
+    return true;
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return isGridLoop(argument.getOwner()->getParentOp()) && width >= 32;
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  auto nonNegative = [&](Value operand) {
+    return isKnownNonNegative(operand, x, extent, depth + 1);
+  };
+  if (isa<LLVM::ZExtOp, arith::ExtUIOp>(def))
+    return true;
+  if (isa<arith::IndexCastUIOp, arith::IndexCastOp, LLVM::FreezeOp,
+          LLVM::SExtOp, arith::ExtSIOp>(def)) {
+    Value operand = def->getOperand(0);
+    // The x index is below the extent; grid indices are below 2^31.
+    if (operand == x)
+      return width >= 64 || extent <= (int64_t(1) << (width - 1));
+    if (isa<IndexType>(operand.getType()) || width >= 32)
+      return width >= 32 && nonNegative(operand);
+    return false;
+  }
+  if (isa<LLVM::AddOp, LLVM::MulOp, LLVM::ShlOp, arith::AddIOp, arith::MulIOp,
+          arith::ShLIOp>(def) &&
+      hasNoWrapFlag(def, /*isSigned=*/true))
+    return llvm::all_of(def->getOperands(), nonNegative);
+  return false;
+}
+
 /// True if `value` is defined outside `loop` (the same for all threads).
 bool isDefinedOutside(Value value, scf::ParallelOp loop) {
   return !loop.getRegion().isAncestor(value.getParentRegion());
@@ -154,7 +197,7 @@ bool matchGroupOperand(Value v, Value x, scf::ParallelOp loop, Value &base) {
 
 /// The group read `op` makes of the x index, if any.
 std::optional<GroupUse> matchGroupUse(Operation *op, Value x,
-                                      scf::ParallelOp loop) {
+                                      scf::ParallelOp loop, int64_t extent) {
   if (op->getNumOperands() != 2 || op->getNumResults() != 1)
     return std::nullopt;
   std::optional<APInt> constant = constantInt(op->getOperand(1));
@@ -181,6 +224,14 @@ std::optional<GroupUse> matchGroupUse(Operation *op, Value x,
     return use(GroupRead::Lane, constant->logBase2());
   if (isa<LLVM::UDivOp, arith::DivUIOp>(op) && constant->isPowerOf2())
     return use(GroupRead::Group, constant->logBase2());
+  bool nonNegative =
+      isa<LLVM::SDivOp, LLVM::SRemOp, arith::DivSIOp, arith::RemSIOp>(op) &&
+      constant->isStrictlyPositive() && constant->isPowerOf2() &&
+      isKnownNonNegative(op->getOperand(0), x, extent);
+  if (nonNegative && isa<LLVM::SDivOp, arith::DivSIOp>(op))
+    return use(GroupRead::Group, constant->logBase2());
+  if (nonNegative && isa<LLVM::SRemOp, arith::RemSIOp>(op))
+    return use(GroupRead::Lane, constant->logBase2());
   if (isa<LLVM::LShrOp, arith::ShRUIOp>(op) &&
       constant->ult(APInt(width, width)))
     return use(GroupRead::Group, unsigned(constant->getZExtValue()));
@@ -208,7 +259,7 @@ public:
     Value x = loop.getInductionVars()[dims - 1];
     SmallVector<GroupUse> uses;
     loop.getBody()->walk([&](Operation *op) {
-      if (std::optional<GroupUse> use = matchGroupUse(op, x, loop))
+      if (std::optional<GroupUse> use = matchGroupUse(op, x, loop, *upper))
         uses.push_back(*use);
     });
     // The largest group that divides the extent.
