@@ -102,10 +102,6 @@ int residentBlocksPerMultiprocessor(int blockSize, size_t sharedBytes) {
   return blocks;
 }
 
-} // namespace
-
-namespace {
-
 /// Cooperative groups' view of the grid workspace (the layout of
 /// `cooperative_groups::details::grid_workspace`): the grid barrier counts
 /// arrivals in `barrier`, whose top bit flips when the last block arrives.
@@ -173,6 +169,21 @@ extern "C" void __respec_acquire_poll(void) {
     sched_yield();
 }
 
+namespace {
+
+/// The most blocks of `kernel` a cooperative launch may have: as many as a
+/// GPU with this many multiprocessors holds at once, and no more than an
+/// OpenMP team may have threads.
+uint64_t cooperativeGridLimit(const KernelInfo &kernel, dim3 block,
+                              size_t sharedMem) {
+  uint64_t perMultiprocessor = residentBlocksPerMultiprocessor(
+      int(block.x * block.y * block.z),
+      kernel.entry->staticSharedBytes + sharedMem);
+  uint64_t limit =
+      perMultiprocessor * uint64_t(deviceProperties().multiProcessorCount);
+  return std::min(limit, teamLimit());
+}
+
 // The blocks of a cooperative launch wait for each other at grid barriers,
 // so all of them must run at once: the launch function runs on a team of
 // as many OpenMP threads as the grid has blocks, and the compiler gives a
@@ -181,57 +192,30 @@ extern "C" void __respec_acquire_poll(void) {
 // oversubscribes them, which is correct but slow where blocks spin at the
 // barrier; the occupancy API therefore reports one block per core for such
 // kernels, which is what programs size cooperative grids from.
-cudaError_t respec::launchCooperativeKernel(const void *func, dim3 grid,
-                                            dim3 block, void **args,
-                                            size_t sharedMem,
-                                            cudaStream_t stream,
-                                            const char *call) {
-  const KernelInfo *kernel = nullptr;
-  cudaError_t status =
-      respec::findKernel(func, KernelTarget::Cpu, call, &kernel);
-  if (status != cudaSuccess)
-    return status;
-  const cudaDeviceProp &device = deviceProperties();
-  status = validateLaunch(device, *kernel, grid, block, sharedMem, args, call);
-  if (status != cudaSuccess)
-    return status;
-  // As many blocks as a GPU with this many multiprocessors holds at once.
+void runCooperatively(respec_launch_fn launch, dim3 grid, dim3 block,
+                      size_t sharedMem, void **args) {
+  std::lock_guard<std::mutex> lock(cooperativeLaunchMutex);
   uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
-  uint64_t perMultiprocessor = residentBlocksPerMultiprocessor(
-      int(block.x * block.y * block.z),
-      kernel->entry->staticSharedBytes + sharedMem);
-  uint64_t limit = perMultiprocessor * uint64_t(device.multiProcessorCount);
-  limit = std::min(limit, teamLimit());
-  if (blocks > limit)
-    return reportError(cudaErrorCooperativeLaunchTooLarge, call,
-                       "a grid of %llu blocks; at most %llu blocks of this "
-                       "kernel can run at once",
-                       (unsigned long long)blocks, (unsigned long long)limit);
-  const respec_kernel_entry &entry = *kernel->entry;
-  auto arguments = std::make_shared<KernelArguments>(entry, args);
-  respec_launch_fn launch = entry.launch;
-  return enqueueOnStream(stream, call, [=] {
-    std::lock_guard<std::mutex> lock(cooperativeLaunchMutex);
-    GridWorkspace workspace{sizeof(GridWorkspace), 0};
-    currentWorkspace.store(&workspace, std::memory_order_release);
-    oversubscribed.store(
-        blocks > uint64_t(std::max(1u, std::thread::hardware_concurrency())),
-        std::memory_order_relaxed);
-    {
-      std::optional<CooperativeTeam> team;
-      if (haveOpenMP())
-        team.emplace(int(blocks));
-      launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
-             arguments->data());
-    }
-    oversubscribed.store(false, std::memory_order_relaxed);
-    currentWorkspace.store(nullptr, std::memory_order_release);
-  });
+  GridWorkspace workspace{sizeof(GridWorkspace), 0};
+  currentWorkspace.store(&workspace, std::memory_order_release);
+  oversubscribed.store(
+      blocks > uint64_t(std::max(1u, std::thread::hardware_concurrency())),
+      std::memory_order_relaxed);
+  {
+    std::optional<CooperativeTeam> team;
+    if (haveOpenMP())
+      team.emplace(int(blocks));
+    launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem, args);
+  }
+  oversubscribed.store(false, std::memory_order_relaxed);
+  currentWorkspace.store(nullptr, std::memory_order_release);
 }
 
-cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
-                                 void **args, size_t sharedMem,
-                                 cudaStream_t stream, const char *call) {
+/// Validates a launch of `func`'s kernel and queues it on `stream`, as a
+/// cooperative launch where `cooperative` says so.
+cudaError_t queueLaunch(const void *func, dim3 grid, dim3 block, void **args,
+                        size_t sharedMem, cudaStream_t stream,
+                        bool cooperative, const char *call) {
   const KernelInfo *kernel = nullptr;
   // Spelled out: in namespace respec, respec::findKernel hides the
   // file's CPU-target shorthand.
@@ -243,13 +227,44 @@ cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
                           args, call);
   if (status != cudaSuccess)
     return status;
+  uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
+  if (cooperative) {
+    uint64_t limit = cooperativeGridLimit(*kernel, block, sharedMem);
+    if (blocks > limit)
+      return reportError(cudaErrorCooperativeLaunchTooLarge, call,
+                         "a grid of %llu blocks; at most %llu blocks of this "
+                         "kernel can run at once",
+                         (unsigned long long)blocks,
+                         (unsigned long long)limit);
+  }
   const respec_kernel_entry &entry = *kernel->entry;
   auto arguments = std::make_shared<KernelArguments>(entry, args);
   respec_launch_fn launch = entry.launch;
   return enqueueOnStream(stream, call, [=] {
-    launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
-           arguments->data());
+    if (cooperative)
+      runCooperatively(launch, grid, block, sharedMem, arguments->data());
+    else
+      launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
+             arguments->data());
   });
+}
+
+} // namespace
+
+cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
+                                 void **args, size_t sharedMem,
+                                 cudaStream_t stream, const char *call) {
+  return queueLaunch(func, grid, block, args, sharedMem, stream,
+                     /*cooperative=*/false, call);
+}
+
+cudaError_t respec::launchCooperativeKernel(const void *func, dim3 grid,
+                                            dim3 block, void **args,
+                                            size_t sharedMem,
+                                            cudaStream_t stream,
+                                            const char *call) {
+  return queueLaunch(func, grid, block, args, sharedMem, stream,
+                     /*cooperative=*/true, call);
 }
 
 extern "C" cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
