@@ -7,6 +7,7 @@
 #include "respec_rt/abi.h"
 
 #include "Allocations.h"
+#include "Launch.h"
 
 #include <chrono>
 #include <cstdio>
@@ -163,6 +164,12 @@ extern "C" void __respec_trap(void) {
   std::fflush(stdout);
   std::fprintf(stderr, "respec: a kernel executed __trap() (PTX trap): "
                        "unspecified launch failure\n");
+  if (respec::cpu::gridSyncOutsideCooperativeLaunch())
+    std::fprintf(stderr,
+                 "respec: note: a kernel that synchronizes its grid "
+                 "(cooperative groups' this_grid().sync()) was launched "
+                 "without cudaLaunchCooperativeKernel, where grid.sync() "
+                 "traps\n");
   std::fflush(stderr);
   std::abort();
 }

@@ -1,5 +1,6 @@
 //===- Launch.cpp - Kernel launches, function attributes, occupancy -------===//
 
+#include "Launch.h"
 #include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 #include "../common/LaunchChecks.h"
@@ -120,6 +121,9 @@ std::mutex cooperativeLaunchMutex;
 /// polls for the others then yields its core (__respec_acquire_poll).
 std::atomic<bool> oversubscribed{false};
 
+/// Ordinary launches of kernels that synchronize their grid running now.
+std::atomic<int> ordinaryGridSyncLaunches{0};
+
 /// The OpenMP settings of the calling thread that a cooperative launch
 /// changes, restored when it ends.
 class CooperativeTeam {
@@ -159,6 +163,10 @@ uint64_t teamLimit() {
 }
 
 } // namespace
+
+bool respec::cpu::gridSyncOutsideCooperativeLaunch() {
+  return ordinaryGridSyncLaunches.load(std::memory_order_relaxed) > 0;
+}
 
 extern "C" void *__respec_grid_workspace(void) {
   return currentWorkspace.load(std::memory_order_acquire);
@@ -240,12 +248,18 @@ cudaError_t queueLaunch(const void *func, dim3 grid, dim3 block, void **args,
   const respec_kernel_entry &entry = *kernel->entry;
   auto arguments = std::make_shared<KernelArguments>(entry, args);
   respec_launch_fn launch = entry.launch;
+  bool syncsGrid = entry.flags & RESPEC_KERNEL_SYNCS_GRID;
   return enqueueOnStream(stream, call, [=] {
-    if (cooperative)
+    if (cooperative) {
       runCooperatively(launch, grid, block, sharedMem, arguments->data());
-    else
-      launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
-             arguments->data());
+      return;
+    }
+    if (syncsGrid)
+      ++ordinaryGridSyncLaunches;
+    launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
+           arguments->data());
+    if (syncsGrid)
+      --ordinaryGridSyncLaunches;
   });
 }
 
