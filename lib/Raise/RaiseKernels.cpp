@@ -30,6 +30,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Demangle/Demangle.h"
@@ -356,17 +357,35 @@ static Location plainSourceLocation(Location loc) {
   return result;
 }
 
-/// True if `op` reads the grid workspace's address: a call of the runtime's
-/// __respec_grid_workspace (the CPU's translation of the PTX), or PTX that
-/// reads %envreg1 or %envreg2 (kept for GPUs).
-static bool readsGridWorkspaceAddress(Operation *op) {
-  if (auto call = dyn_cast<LLVM::CallOp>(op))
-    return call.getCallee() == kGridWorkspaceFunction;
-  if (auto assembly = dyn_cast<LLVM::InlineAsmOp>(op)) {
-    StringRef text = assembly.getAsmString();
-    return text.contains("%envreg1") || text.contains("%envreg2");
+/// True if something with an effect (a store, a call, a branch) uses
+/// `value`, directly or through operations without memory effects.
+static bool feedsAnEffect(Value value, unsigned depth = 0) {
+  for (Operation *user : value.getUsers()) {
+    if (depth > 16 || !isMemoryEffectFree(user) || user->getNumResults() == 0)
+      return true;
+    for (Value result : user->getResults())
+      if (feedsAnEffect(result, depth + 1))
+        return true;
   }
   return false;
+}
+
+/// True if `op` reads the grid workspace's address for a use: a call of the
+/// runtime's __respec_grid_workspace (the CPU's translation of the PTX), or
+/// PTX that reads %envreg1 or %envreg2 (kept for GPUs). `this_grid()` reads
+/// it also where the kernel only asks the grid's size or its thread's rank,
+/// and the read is dead until LLVM cleans up.
+static bool readsGridWorkspaceAddress(Operation *op) {
+  bool reads = false;
+  if (auto call = dyn_cast<LLVM::CallOp>(op))
+    reads = call.getCallee() == kGridWorkspaceFunction;
+  if (auto assembly = dyn_cast<LLVM::InlineAsmOp>(op)) {
+    StringRef text = assembly.getAsmString();
+    reads = text.contains("%envreg1") || text.contains("%envreg2");
+  }
+  return reads && llvm::any_of(op->getResults(), [](Value result) {
+           return feedsAnEffect(result);
+         });
 }
 
 /// True if `kernel`, or a function it calls directly or indirectly, reads

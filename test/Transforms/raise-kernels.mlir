@@ -76,10 +76,14 @@ llvm.func ptx_kernelcc @saxpy(%x: !llvm.ptr {llvm.noalias}, %n: i32 {llvm.nounde
 
 // A kernel that reads the grid workspace (cooperative groups' grid barrier),
 // here through a helper function, synchronizes its grid: its launch
-// function is marked respec.syncs_grid. A kernel that does not is not.
+// function is marked respec.syncs_grid. A kernel that does not is not, nor
+// one whose read of the workspace is dead (this_grid() for the grid's size
+// only, before LLVM removes the read).
 // CHECK-LABEL: llvm.func @__respec_launch.waits(
 // CHECK-SAME: respec.syncs_grid
 // CHECK-LABEL: llvm.func @__respec_launch.plain(
+// CHECK-NOT: respec.syncs_grid
+// CHECK-LABEL: llvm.func @__respec_launch.dead_read(
 // CHECK-NOT: respec.syncs_grid
 // CHECK: llvm.return
 llvm.func @__respec_grid_workspace() -> !llvm.ptr
@@ -93,6 +97,14 @@ llvm.func ptx_kernelcc @waits(%out: !llvm.ptr<1>) {
   llvm.return
 }
 llvm.func ptx_kernelcc @plain(%out: !llvm.ptr<1>) {
+  %c = llvm.mlir.constant(1 : i32) : i32
+  llvm.store %c, %out : i32, !llvm.ptr<1>
+  llvm.return
+}
+llvm.func ptx_kernelcc @dead_read(%out: !llvm.ptr<1>) {
+  %w = llvm.call @__respec_grid_workspace() : () -> !llvm.ptr
+  %a = llvm.ptrtoint %w : !llvm.ptr to i64
+  %h = llvm.trunc %a : i64 to i32
   %c = llvm.mlir.constant(1 : i32) : i32
   llvm.store %c, %out : i32, !llvm.ptr<1>
   llvm.return

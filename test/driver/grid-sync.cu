@@ -27,6 +27,8 @@ namespace cg = cooperative_groups;
 // PAR: llvm.func @__respec_launch._Z8twoPhasePi({{.*}}respec.syncs_grid
 // PAR: llvm.func @__respec_launch._Z5planePi(
 // PAR-NOT: respec.syncs_grid
+// PAR: llvm.func @__respec_launch._Z7stridedPfl(
+// PAR-NOT: respec.syncs_grid
 // GPU: mov.u32 $0, %envreg2;
 // GPU: mov.u32 $0, %envreg1;
 // GPU: atom.add.release.gpu.u32
@@ -38,3 +40,12 @@ __global__ void twoPhase(int *data) {
 }
 
 __global__ void plane(int *data) { data[threadIdx.x] = 0; }
+
+// this_grid() for the grid's size and the thread's rank only: the
+// workspace is read but not used, so the kernel does not synchronize its
+// grid (it keeps the schedule, fusion and coarsening of any kernel).
+__global__ void strided(float *x, long n) {
+  cg::grid_group grid = cg::this_grid();
+  for (long i = grid.thread_rank(); i < n; i += grid.size())
+    x[i] *= 2.0f;
+}
