@@ -33,18 +33,14 @@ struct Ordering {
 //===----------------------------------------------------------------------===//
 
 /// Validates and runs (or queues) a launch of the kernel registered for
-/// `func`; errors name `call`.
+/// `func`; errors name `call`. A `cooperative` launch
+/// (cudaLaunchCooperativeKernel) runs every block of the grid at the same
+/// time, so that the blocks may synchronize with each other (cooperative
+/// groups' grid.sync()); a grid larger than the device can hold at once is
+/// cudaErrorCooperativeLaunchTooLarge.
 cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
                          size_t sharedMem, cudaStream_t stream,
-                         const char *call);
-
-/// Like launchKernel, for cudaLaunchCooperativeKernel: every block of the
-/// grid runs at the same time, so that the blocks may synchronize with each
-/// other (cooperative groups' grid.sync()); a grid larger than the device
-/// can hold at once is cudaErrorCooperativeLaunchTooLarge.
-cudaError_t launchCooperativeKernel(const void *func, dim3 grid, dim3 block,
-                                    void **args, size_t sharedMem,
-                                    cudaStream_t stream, const char *call);
+                         bool cooperative, const char *call);
 
 /// Creates a stream; `priority` is clamped to the device's range.
 cudaError_t createStream(cudaStream_t *pStream, unsigned flags, int priority,

@@ -79,9 +79,9 @@ cudaError_t respec::launchKernelEx(const cudaLaunchConfig_t *config,
   cudaError_t status = checkLaunchAttributes(config, &cooperative, call);
   if (status != cudaSuccess)
     return status;
-  auto launch = cooperative ? launchCooperativeKernel : launchKernel;
-  return launch(func, config->gridDim, config->blockDim, args,
-                config->dynamicSmemBytes, streamOf(config->stream), call);
+  return launchKernel(func, config->gridDim, config->blockDim, args,
+                      config->dynamicSmemBytes, streamOf(config->stream),
+                      cooperative, call);
 }
 
 extern "C" cudaError_t cudaLaunchCooperativeKernel(const void *func,
@@ -89,15 +89,15 @@ extern "C" cudaError_t cudaLaunchCooperativeKernel(const void *func,
                                                    void **args,
                                                    size_t sharedMem,
                                                    cudaStream_t stream) {
-  return launchCooperativeKernel(func, gridDim, blockDim, args, sharedMem,
-                                 stream, "cudaLaunchCooperativeKernel");
+  return launchKernel(func, gridDim, blockDim, args, sharedMem, stream,
+                      /*cooperative=*/true, "cudaLaunchCooperativeKernel");
 }
 
 extern "C" cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim,
                                         dim3 blockDim, void **args,
                                         size_t sharedMem, cudaStream_t stream) {
   return launchKernel(func, gridDim, blockDim, args, sharedMem, stream,
-                      "cudaLaunchKernel");
+                      /*cooperative=*/false, "cudaLaunchKernel");
 }
 
 extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,

@@ -190,7 +190,7 @@ Submit kernelLaunch(const cudaKernelNodeParams &p, const char *call) {
                          "kernel arguments in the `extra` format are not "
                          "supported by respec");
     return launchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams,
-                        p.sharedMemBytes, stream, call);
+                        p.sharedMemBytes, stream, /*cooperative=*/false, call);
   };
 }
 

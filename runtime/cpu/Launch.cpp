@@ -219,11 +219,12 @@ void runCooperatively(respec_launch_fn launch, dim3 grid, dim3 block,
   currentWorkspace.store(nullptr, std::memory_order_release);
 }
 
-/// Validates a launch of `func`'s kernel and queues it on `stream`, as a
-/// cooperative launch where `cooperative` says so.
-cudaError_t queueLaunch(const void *func, dim3 grid, dim3 block, void **args,
-                        size_t sharedMem, cudaStream_t stream,
-                        bool cooperative, const char *call) {
+} // namespace
+
+cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
+                                 void **args, size_t sharedMem,
+                                 cudaStream_t stream, bool cooperative,
+                                 const char *call) {
   const KernelInfo *kernel = nullptr;
   // Spelled out: in namespace respec, respec::findKernel hides the
   // file's CPU-target shorthand.
@@ -261,24 +262,6 @@ cudaError_t queueLaunch(const void *func, dim3 grid, dim3 block, void **args,
     if (syncsGrid)
       --ordinaryGridSyncLaunches;
   });
-}
-
-} // namespace
-
-cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
-                                 void **args, size_t sharedMem,
-                                 cudaStream_t stream, const char *call) {
-  return queueLaunch(func, grid, block, args, sharedMem, stream,
-                     /*cooperative=*/false, call);
-}
-
-cudaError_t respec::launchCooperativeKernel(const void *func, dim3 grid,
-                                            dim3 block, void **args,
-                                            size_t sharedMem,
-                                            cudaStream_t stream,
-                                            const char *call) {
-  return queueLaunch(func, grid, block, args, sharedMem, stream,
-                     /*cooperative=*/true, call);
 }
 
 extern "C" cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
@@ -369,7 +352,7 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
   if (status != cudaSuccess)
     return status;
   // The blocks of a kernel that synchronizes its grid each need a thread
-  // of their own (launchCooperativeKernel): one per core runs best.
+  // of their own (cooperative launches): one per core runs best.
   bool syncsGrid = kernel->entry->flags & RESPEC_KERNEL_SYNCS_GRID;
   *numBlocks =
       blockSize > maxThreadsPerBlockOf(*kernel) ? 0

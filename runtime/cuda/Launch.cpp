@@ -118,15 +118,14 @@ cudaError_t launchGpuKernel(CurrentLaunch &launch, const char *name,
 
 } // namespace
 
-namespace {
-
-/// Runs the launch function of `func`'s kernel, whose GPU kernels go to the
-/// driver as cooperative launches where `cooperative` says so. A kernel
-/// that synchronizes its grid has one version and no epilogue (respec does
-/// not coarsen it), so its one launch is the user's.
-cudaError_t runLaunch(const void *func, dim3 grid, dim3 block, void **args,
-                      size_t sharedMem, cudaStream_t stream, bool cooperative,
-                      const char *call) {
+// The launch function's GPU kernels go to the driver as cooperative
+// launches where `cooperative` says so. A kernel that synchronizes its grid
+// has one version and no epilogue (respec does not coarsen it), so its one
+// launch is the user's.
+cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
+                                 void **args, size_t sharedMem,
+                                 cudaStream_t stream, bool cooperative,
+                                 const char *call) {
   const KernelInfo *kernel = nullptr;
   cudaError_t status = findGpuKernel(func, call, &kernel);
   if (status != cudaSuccess)
@@ -151,24 +150,6 @@ cudaError_t runLaunch(const void *func, dim3 grid, dim3 block, void **args,
                         sharedMem, args);
   currentLaunch = outer;
   return launch.error;
-}
-
-} // namespace
-
-cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
-                                 void **args, size_t sharedMem,
-                                 cudaStream_t stream, const char *call) {
-  return runLaunch(func, grid, block, args, sharedMem, stream,
-                   /*cooperative=*/false, call);
-}
-
-cudaError_t respec::launchCooperativeKernel(const void *func, dim3 grid,
-                                            dim3 block, void **args,
-                                            size_t sharedMem,
-                                            cudaStream_t stream,
-                                            const char *call) {
-  return runLaunch(func, grid, block, args, sharedMem, stream,
-                   /*cooperative=*/true, call);
 }
 
 // Profiling builds time each version (Tuning.cpp) with CUDA events recorded
@@ -257,16 +238,17 @@ extern "C" cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
                                              size_t sharedMem,
                                              cudaStream_t stream) {
   return launchKernel(func, gridDim, blockDim, args, sharedMem,
-                      perThreadDefault(stream), "cudaLaunchKernel");
+                      perThreadDefault(stream), /*cooperative=*/false,
+                      "cudaLaunchKernel");
 }
 
 extern "C" cudaError_t
 cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                  void **args, size_t sharedMem,
                                  cudaStream_t stream) {
-  return launchCooperativeKernel(func, gridDim, blockDim, args, sharedMem,
-                                 perThreadDefault(stream),
-                                 "cudaLaunchCooperativeKernel");
+  return launchKernel(func, gridDim, blockDim, args, sharedMem,
+                      perThreadDefault(stream), /*cooperative=*/true,
+                      "cudaLaunchCooperativeKernel");
 }
 
 extern "C" cudaError_t
