@@ -102,6 +102,11 @@ static std::vector<std::string> driverArguments(const FrontendOptions &options,
     }
   } else {
     args.push_back("--cuda-path=" + options.cudaToolkitPath);
+    // After clang's CUDA wrapper header, which includes the toolkit's.
+    SmallString<256> managed(options.respecCudaIncludeDir);
+    sys::path::append(managed, "__respec_managed.h");
+    args.push_back("-include");
+    args.push_back(managed.str().str());
   }
   if (side == CudaSide::Device) {
     // nvcc optimizes device code whatever -O says; the CPU back end

@@ -21,6 +21,12 @@
 #include <cstddef>
 #include <cstdint>
 
+/// clang's registration of a device variable (host shadow -> device name).
+extern "C" void __cudaRegisterVar(void **handle, char *hostVar,
+                                  char *deviceAddress, const char *deviceName,
+                                  int ext, size_t size, int constant,
+                                  int global);
+
 namespace respec {
 
 /// A kernel as the runtime launches it.

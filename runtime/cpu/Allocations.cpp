@@ -102,12 +102,12 @@ bool release(void *ptr, AllocationKind kind) {
   return true;
 }
 
-bool registerRange(void *ptr, size_t size, unsigned flags) {
+bool registerRange(void *ptr, size_t size, unsigned flags,
+                   AllocationKind kind) {
   AllocationTable &t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
-  auto inserted = t.byBase.emplace(
-      static_cast<const char *>(ptr),
-      Allocation{ptr, size, AllocationKind::RegisteredHost, flags});
+  auto inserted = t.byBase.emplace(static_cast<const char *>(ptr),
+                                   Allocation{ptr, size, kind, flags});
   return inserted.second;
 }
 

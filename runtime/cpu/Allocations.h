@@ -22,6 +22,9 @@ enum class AllocationKind {
   Managed,        ///< cudaMallocManaged
   PinnedHost,     ///< cudaMallocHost, cudaHostAlloc
   RegisteredHost, ///< cudaHostRegister (memory owned by the program)
+  /// A `__managed__` variable (memory owned by the program): managed for
+  /// cudaPointerGetAttributes, but never freed.
+  ManagedVariable,
 };
 
 /// x86 cores take a load for dependent on an earlier store whose address
@@ -47,8 +50,10 @@ void *allocate(size_t size, AllocationKind kind, unsigned flags);
 /// (Device and Managed are interchangeable, as for cudaFree).
 bool release(void *ptr, AllocationKind kind);
 
-/// Records or forgets a program-owned range (cudaHostRegister).
-bool registerRange(void *ptr, size_t size, unsigned flags);
+/// Records or forgets a program-owned range (cudaHostRegister; `kind` is
+/// RegisteredHost or ManagedVariable).
+bool registerRange(void *ptr, size_t size, unsigned flags,
+                   AllocationKind kind = AllocationKind::RegisteredHost);
 bool unregisterRange(void *ptr);
 
 /// The allocation containing `ptr`, if any.

@@ -2,6 +2,7 @@
 
 #include "../common/Backend.h"
 #include "../common/Diagnostics.h"
+#include "../common/ModuleRegistry.h"
 #include "Allocations.h"
 #include "MemoryPools.h"
 #include "Streams.h"
@@ -175,6 +176,20 @@ extern "C" cudaError_t cudaHostRegister(void *ptr, size_t size,
   return cudaSuccess;
 }
 
+/// Registers a `__managed__` variable: as any device variable for the
+/// symbol API, and as managed memory for cudaPointerGetAttributes. The back
+/// end has merged the variable with its host shadow, so `hostVar` is the
+/// object kernels use too.
+extern "C" void __respec_register_managed_var(void **handle, char *hostVar,
+                                              char *deviceAddress,
+                                              const char *deviceName, int ext,
+                                              size_t size, int constant,
+                                              int global) {
+  __cudaRegisterVar(handle, hostVar, deviceAddress, deviceName, ext, size,
+                    constant, global);
+  registerRange(hostVar, size, 0, AllocationKind::ManagedVariable);
+}
+
 extern "C" cudaError_t cudaHostUnregister(void *ptr) {
   if (!unregisterRange(ptr))
     return reportError(cudaErrorHostMemoryNotRegistered, "cudaHostUnregister");
@@ -232,6 +247,7 @@ cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
     attributes->type = cudaMemoryTypeDevice;
     break;
   case AllocationKind::Managed:
+  case AllocationKind::ManagedVariable:
     attributes->type = cudaMemoryTypeManaged;
     attributes->hostPointer = address;
     break;

@@ -17,6 +17,7 @@
 #include "respec/Frontend/CudaFrontend.h"
 #include "respec/Frontend/DeviceModulePreparation.h"
 #include "respec/Frontend/InlinePTX.h"
+#include "respec/Frontend/ManagedVariables.h"
 #include "respec/Frontend/OpenCLFrontend.h"
 #include "respec/Frontend/SpinWaitCheck.h"
 #include "respec/Frontend/WarpSynchronousCheck.h"
@@ -198,6 +199,13 @@ Driver::compileDevice(LLVMContext &context, StringRef source,
     device =
         compileCudaSource(context, options.frontend, source, CudaSide::Device);
     if (!device)
+      return nullptr;
+    // The CPU back end merges managed variables with their host shadows when
+    // it links the two sides (linkDeviceIntoHost); a GPU would need them in
+    // managed memory, which respec does not allocate yet.
+    std::vector<ManagedVariable> managed = takeManagedVariables(*device);
+    if (options.target != TargetKind::CPU &&
+        reportUnsupportedManagedVariables(managed, "--target=nvptx"))
       return nullptr;
     // PTX is native to the NVPTX target; for the CPU, CUDA's headers' asm
     // (half precision, cache hints, shuffles, ...) becomes LLVM IR.
@@ -663,7 +671,8 @@ bool Driver::compileCuda(StringRef source, StringRef objectPath) {
     return false;
   std::unique_ptr<Module> deviceCode =
       lowerForCPU(std::move(device), llvmContext, source, *target, blockSizes);
-  if (!deviceCode || !linkDeviceIntoHost(*host, std::move(deviceCode)))
+  if (!deviceCode || !linkDeviceIntoHost(*host, std::move(deviceCode),
+                                         takeManagedVariables(*host)))
     return false;
   optimizeModule(*host, *target, options.frontend.hostOptLevel);
   if (options.keepIntermediates)

@@ -3,6 +3,7 @@
 #ifndef RESPEC_TARGET_CPUBACKEND_H
 #define RESPEC_TARGET_CPUBACKEND_H
 
+#include "respec/Frontend/ManagedVariables.h"
 #include "respec/Support/OpenCLKernel.h"
 #include "respec/Transforms/Passes.h"
 
@@ -83,10 +84,14 @@ std::vector<std::string> findLaunchBlockSizes(const llvm::Module &host,
 
 /// Links the device module into the host module of the same translation
 /// unit, points clang's fat-binary wrapper at respec's kernel table and
-/// makes every device symbol internal. Returns false (after printing why) if
-/// the host module does not have the expected registration code.
+/// makes every device symbol internal. Host code then reads and writes the
+/// device copy of each of the `managed` variables (takeManagedVariables of
+/// the host module), which takes over the host shadow's name. Returns false
+/// (after printing why) if the host module does not have the expected
+/// registration code.
 bool linkDeviceIntoHost(llvm::Module &host,
-                        std::unique_ptr<llvm::Module> device);
+                        std::unique_ptr<llvm::Module> device,
+                        llvm::ArrayRef<ManagedVariable> managed = {});
 
 /// For programs built for NVIDIA GPUs: links the host launch functions and
 /// their kernel table (`launches`, see splitHostLaunches) into the host

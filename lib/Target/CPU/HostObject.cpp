@@ -126,13 +126,80 @@ static GlobalVariable *addConstant(Module &module, Constant *init,
   return global;
 }
 
-bool linkDeviceIntoHost(Module &host, std::unique_ptr<Module> device) {
+/// The name a managed variable's device copy has between renaming and
+/// merging.
+static std::string deviceCopyName(const ManagedVariable &var) {
+  return "__respec_managed." + var.symbol;
+}
+
+/// Gives the device copy of each managed variable a name of its own, so
+/// that linking keeps it apart from the host's shadow of the same name.
+static void renameManagedDeviceCopies(Module &device,
+                                      ArrayRef<ManagedVariable> managed) {
+  for (const ManagedVariable &var : managed)
+    if (GlobalVariable *copy =
+            device.getGlobalVariable(var.symbol, /*AllowInternal=*/true))
+      copy->setName(deviceCopyName(var));
+}
+
+/// Turns clang's `__cudaRegisterVar` call for `shadow` into the runtime's
+/// registration of a managed variable (same arguments), which also records
+/// it as managed memory.
+static void registerAsManaged(GlobalVariable &shadow) {
+  for (User *user : shadow.users()) {
+    auto *call = dyn_cast<CallInst>(user);
+    Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (!callee || callee->getName() != "__cudaRegisterVar" ||
+        call->arg_size() < 2 || call->getArgOperand(1) != &shadow)
+      continue;
+    FunctionCallee managed = shadow.getParent()->getOrInsertFunction(
+        "__respec_register_managed_var", callee->getFunctionType());
+    call->setCalledFunction(managed);
+  }
+}
+
+/// Makes each managed variable one object. On the CPU, device memory is host
+/// memory, so the device copy (which kernels use, the kernel table names and
+/// which holds the initializer) serves host code as well: the shadow's uses
+/// move to it, and it takes the shadow's name and linkage, so host code of
+/// other translation units (`extern __managed__`) reaches it too.
+static void mergeManagedShadows(Module &host,
+                                ArrayRef<ManagedVariable> managed) {
+  for (const ManagedVariable &var : managed) {
+    GlobalVariable *copy =
+        host.getGlobalVariable(deviceCopyName(var), /*AllowInternal=*/true);
+    GlobalVariable *shadow =
+        host.getGlobalVariable(var.symbol, /*AllowInternal=*/true);
+    if (!copy)
+      continue;
+    if (!shadow || shadow->isDeclaration()) {
+      // Host code does not name it; the device copy alone is the object.
+      copy->setName(var.symbol);
+      continue;
+    }
+    copy->setAlignment(std::max(copy->getAlign().valueOrOne(),
+                                shadow->getAlign().valueOrOne()));
+    registerAsManaged(*shadow);
+    shadow->replaceAllUsesWith(copy);
+    copy->setLinkage(shadow->getLinkage());
+    copy->setVisibility(shadow->getVisibility());
+    copy->setDLLStorageClass(shadow->getDLLStorageClass());
+    copy->setDSOLocal(shadow->isDSOLocal());
+    copy->takeName(shadow);
+    shadow->eraseFromParent();
+  }
+}
+
+bool linkDeviceIntoHost(Module &host, std::unique_ptr<Module> device,
+                        ArrayRef<ManagedVariable> managed) {
   internalizeDeviceSymbols(*device);
+  renameManagedDeviceCopies(*device, managed);
   // Linking renames internal device symbols that clash with host ones.
   if (Linker::linkModules(host, std::move(device))) {
     errs() << "respec: error: could not link device code into host code\n";
     return false;
   }
+  mergeManagedShadows(host, managed);
   GlobalVariable *table =
       host.getGlobalVariable(kModuleTableName, /*AllowInternal=*/true);
   if (!table) {

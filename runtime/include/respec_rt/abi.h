@@ -17,6 +17,7 @@
 #ifndef RESPEC_RT_ABI_H
 #define RESPEC_RT_ABI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -254,6 +255,14 @@ typedef struct respec_texture_header {
   uint64_t rowPitch;
   uint64_t slicePitch;
 } respec_texture_header;
+
+/// Registers a `__managed__` variable, called by host code where clang's
+/// registration calls __cudaRegisterVar (same arguments). The CPU back end
+/// makes the variable's device copy and its host shadow one object.
+void __respec_register_managed_var(void **handle, char *hostVar,
+                                   char *deviceAddress, const char *deviceName,
+                                   int ext, size_t size, int constant,
+                                   int global);
 
 /// The grid workspace of the cooperative launch running now (cooperative
 /// groups read its address from %envreg1 and %envreg2 and keep their grid
