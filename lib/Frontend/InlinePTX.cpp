@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "respec/Frontend/InlinePTX.h"
+#include "respec/Transforms/Attributes.h"
 
 #include "respec_rt/abi.h"
 
@@ -39,11 +40,13 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -503,6 +506,25 @@ static SmallVector<PtxType, 3> typesOf(const PtxStatement &statement) {
   return types;
 }
 
+/// Whether `statement` addresses the shared state space (`.shared`,
+/// `.shared::cta`) with all its addresses.
+static bool inSharedSpace(const PtxStatement &statement) {
+  return statement.has("shared") || statement.has("shared::cta");
+}
+
+/// The stand-in for the start of the block's shared memory (Attributes.h);
+/// raising replaces its calls by the block's shared allocation.
+static Function *sharedWindowFunction(Module &module) {
+  FunctionCallee callee = module.getOrInsertFunction(
+      mlir::respec::kSharedWindowFunction,
+      FunctionType::get(PointerType::get(module.getContext(), 0), false));
+  auto *function = cast<Function>(callee.getCallee());
+  function->setDoesNotAccessMemory();
+  function->setWillReturn();
+  function->setDoesNotThrow();
+  return function;
+}
+
 /// Rounding of floating-point results (`.rn`, `.rz`, `.rm`, `.rp`) and of
 /// conversions to integral values (`.rni`, `.rzi`, `.rmi`, `.rpi`).
 enum class Rounding { Nearest, Zero, Down, Up };
@@ -585,7 +607,10 @@ private:
   Value *packLanes(ArrayRef<Value *> lanes);
   Value *mapLanes(const PtxType &type, ArrayRef<const PtxOperand *> sources,
                   function_ref<Value *(ArrayRef<Value *>)> laneFunction);
-  Value *address(const PtxOperand &operand, unsigned byteOffset = 0);
+  Value *address(const PtxOperand &operand, unsigned byteOffset = 0,
+                 bool sharedWindow = false);
+  Value *sharedWindow();
+  std::optional<int64_t> immediate(const PtxOperand &operand);
   Value *intrinsic(Intrinsic::ID id, ArrayRef<Type *> types,
                    ArrayRef<Value *> args);
   Value *callNVVM(Intrinsic::ID id, ArrayRef<Value *> args);
@@ -655,6 +680,7 @@ private:
   bool translateBitMask(const PtxStatement &statement);
   bool translateExit(const PtxStatement &statement);
   bool translateCvta(const PtxStatement &statement);
+  bool translateAsyncCopy(const PtxStatement &statement);
   bool translateTexture(const PtxStatement &statement);
   bool translateSurfaceLoad(const PtxStatement &statement);
   bool translateSurfaceStore(const PtxStatement &statement);
@@ -840,6 +866,7 @@ PTXTranslator::Handler PTXTranslator::handlerFor(StringRef opcode) const {
       .Case("bmsk", &PTXTranslator::translateBitMask)
       .Case("exit", &PTXTranslator::translateExit)
       .Case("cvta", &PTXTranslator::translateCvta)
+      .Case("cp", &PTXTranslator::translateAsyncCopy)
       .Case("tex", &PTXTranslator::translateTexture)
       .Case("suld", &PTXTranslator::translateSurfaceLoad)
       .Case("sust", &PTXTranslator::translateSurfaceStore)
@@ -1109,17 +1136,25 @@ Value *PTXTranslator::mapLanes(
   return type.lanes == 1 ? results.front() : packLanes(results);
 }
 
-/// The pointer `[base+offset]` designates.
-Value *PTXTranslator::address(const PtxOperand &operand, unsigned byteOffset) {
+/// The pointer `[base+offset]` designates. In the shared state space
+/// (`sharedWindow`) the base is an offset into the block's shared memory
+/// (sharedWindowAddress), of 32 or 64 bits; elsewhere a 64-bit address.
+Value *PTXTranslator::address(const PtxOperand &operand, unsigned byteOffset,
+                              bool sharedWindow) {
   if (operand.kind != PtxOperand::Address)
     return nullptr;
   RegisterValue *reg = lookup(operand.name);
-  // 32-bit addresses are offsets into a state space (shared memory windows
-  // from cvta), which respec does not model; symbols need the module's
-  // globals by PTX name.
-  if (!reg || !reg->value || reg->bits != 64)
+  // Symbols would need the module's globals by PTX name; 32-bit addresses
+  // outside shared memory (local, const windows) are not modelled.
+  if (!reg || !reg->value || (reg->bits != 64 && !sharedWindow) ||
+      (reg->bits != 32 && reg->bits != 64))
     return nullptr;
-  Value *pointer = coerce(reg->value, b.getPtrTy());
+  Value *pointer =
+      sharedWindow
+          ? b.CreateGEP(b.getInt8Ty(), this->sharedWindow(),
+                        b.CreateZExt(coerce(reg->value, b.getIntNTy(reg->bits)),
+                                     b.getInt64Ty()))
+          : coerce(reg->value, b.getPtrTy());
   int64_t offset = operand.integer + byteOffset;
   if (offset)
     pointer = b.CreateGEP(b.getInt8Ty(), pointer, b.getInt64(offset));
@@ -2359,7 +2394,7 @@ bool PTXTranslator::translateAtomicVectorLoad(const PtxStatement &statement,
                                               Type *element, unsigned count,
                                               AtomicOrdering ordering) {
   IntegerType *word = atomicVectorWord(context, type, count);
-  Value *pointer = address(statement.operands[1]);
+  Value *pointer = address(statement.operands[1], 0, inSharedSpace(statement));
   if (!word || !pointer)
     return false;
   LoadInst *load =
@@ -2384,7 +2419,7 @@ bool PTXTranslator::translateAtomicVectorStore(const PtxStatement &statement,
                                                Type *element, unsigned count,
                                                AtomicOrdering ordering) {
   IntegerType *word = atomicVectorWord(context, type, count);
-  Value *pointer = address(statement.operands[0]);
+  Value *pointer = address(statement.operands[0], 0, inSharedSpace(statement));
   if (!word || !pointer)
     return false;
   SmallVector<Value *, 4> elements;
@@ -2418,7 +2453,7 @@ bool PTXTranslator::translateLoad(const PtxStatement &statement) {
                                      ordering);
   unsigned size = type.bits / 8;
   for (unsigned i = 0; i < count; ++i) {
-    Value *pointer = address(ops[1], i * size);
+    Value *pointer = address(ops[1], i * size, inSharedSpace(statement));
     if (!pointer)
       return false;
     LoadInst *load = b.CreateAlignedLoad(element, pointer, Align(size));
@@ -2467,7 +2502,7 @@ bool PTXTranslator::translateStore(const PtxStatement &statement) {
                                       ordering);
   unsigned size = type.bits / 8;
   for (unsigned i = 0; i < count; ++i) {
-    Value *pointer = address(ops[0], i * size);
+    Value *pointer = address(ops[0], i * size, inSharedSpace(statement));
     Value *value = read(count > 1 ? ops[1].elements[i] : ops[1], element);
     if (!pointer || !value)
       return false;
@@ -2524,7 +2559,7 @@ bool PTXTranslator::translateAtomic(const PtxStatement &statement) {
   if (ops.size() != first + (cas ? 3 : 2))
     return false;
   AtomicOrdering ordering = orderingOf(statement, AtomicOrdering::Monotonic);
-  Value *pointer = address(ops[first]);
+  Value *pointer = address(ops[first], 0, inSharedSpace(statement));
   if (!pointer)
     return false;
   Type *integer = b.getIntNTy(type.totalBits());
@@ -2810,13 +2845,89 @@ bool PTXTranslator::translateExit(const PtxStatement &statement) {
 }
 
 /// cvta{.to}.global: generic and global addresses are the same on the CPU.
-/// Shared, local and constant windows are not modelled.
+/// cvta.to.shared gives a generic address's offset into the block's shared
+/// memory, cvta.shared the generic address of such an offset (32 or 64
+/// bits). Local and constant windows are not modelled.
 bool PTXTranslator::translateCvta(const PtxStatement &statement) {
   const auto &ops = statement.operands;
-  if (!statement.has("global") || ops.size() != 2)
+  if (ops.size() != 2)
     return false;
-  Value *value = read(ops[1], b.getInt64Ty());
-  return value && write(ops[0], value);
+  if (statement.has("global")) {
+    Value *value = read(ops[1], b.getInt64Ty());
+    return value && write(ops[0], value);
+  }
+  if (!inSharedSpace(statement))
+    return false;
+  bool is32 = statement.has("u32");
+  if (!is32 && !statement.has("u64"))
+    return false;
+  Type *width = is32 ? b.getInt32Ty() : b.getInt64Ty();
+  Value *window = b.CreatePtrToInt(sharedWindow(), b.getInt64Ty());
+  Value *value = read(ops[1], width);
+  if (!value)
+    return false;
+  Value *result =
+      statement.has("to")
+          ? b.CreateSub(b.CreateZExt(value, b.getInt64Ty()), window)
+          : b.CreateAdd(window, b.CreateZExt(value, b.getInt64Ty()));
+  return write(ops[0], b.CreateZExtOrTrunc(result, width));
+}
+
+/// cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size |
+/// , ignore-src}{, cache-policy}: a thread's asynchronous copy of 4, 8 or 16
+/// bytes into shared memory, the bytes past src-size (all of them where the
+/// ignore-src predicate holds) zero. The CPU copies at once, so the copy is
+/// complete before anything the thread does next, and cp.async.commit_group,
+/// cp.async.wait_group and cp.async.wait_all have nothing left to wait for;
+/// a barrier after the wait, as CUDA requires, shows the data to the block.
+/// The completion mechanism through an mbarrier and the bulk copies are not
+/// translated.
+bool PTXTranslator::translateAsyncCopy(const PtxStatement &statement) {
+  if (!statement.has("async"))
+    return false;
+  if (statement.has("commit_group") || statement.has("wait_group") ||
+      statement.has("wait_all"))
+    return statement.modifiers.size() == 2;
+  if (statement.has("mbarrier") || statement.has("bulk") ||
+      !inSharedSpace(statement) || !statement.has("global"))
+    return false;
+  // After dst, src and cp-size: src-size or the ignore-src predicate, then
+  // the L2 cache policy (a hint) with `.L2::cache_hint`.
+  const auto &ops = statement.operands;
+  size_t policies = statement.has("L2::cache_hint") ? 1 : 0;
+  if (ops.size() < 3 + policies || ops.size() > 4 + policies)
+    return false;
+  std::optional<int64_t> copySize = immediate(ops[2]);
+  if (!copySize || (*copySize != 4 && *copySize != 8 && *copySize != 16))
+    return false;
+  Value *destination = address(ops[0], 0, /*sharedWindow=*/true);
+  Value *source = address(ops[1]);
+  if (!destination || !source)
+    return false;
+  Value *sourceSize = b.getInt64(*copySize);
+  if (ops.size() == 4 + policies) {
+    RegisterValue *reg =
+        ops[3].kind == PtxOperand::Register ? lookup(ops[3].name) : nullptr;
+    bool predicate = reg && reg->bits == 1;
+    Value *operand = read(ops[3], predicate ? b.getInt1Ty() : b.getInt64Ty());
+    if (!operand)
+      return false;
+    sourceSize = predicate
+                     ? b.CreateSelect(operand, b.getInt64(0), sourceSize)
+                     : b.CreateSelect(b.CreateICmpULT(operand, sourceSize),
+                                      operand, sourceSize);
+  }
+  Align alignment(*copySize);
+  if (auto *constant = dyn_cast<ConstantInt>(sourceSize);
+      constant && constant->getZExtValue() == uint64_t(*copySize)) {
+    b.CreateMemCpy(destination, alignment, source, alignment, *copySize);
+    return true;
+  }
+  b.CreateMemCpy(destination, alignment, source, alignment, sourceSize);
+  b.CreateMemSet(b.CreateGEP(b.getInt8Ty(), destination, sourceSize),
+                 b.getInt8(0), b.CreateSub(b.getInt64(*copySize), sourceSize),
+                 MaybeAlign(1));
+  return true;
 }
 
 //===- Textures and surfaces ----------------------------------------------===//
@@ -2930,6 +3041,25 @@ bool PTXTranslator::translateTexture(const PtxStatement &statement) {
       return false;
   }
   return true;
+}
+
+/// The value of an immediate operand: a literal, or an asm operand bound to
+/// a constant ("n").
+std::optional<int64_t> PTXTranslator::immediate(const PtxOperand &operand) {
+  if (operand.kind == PtxOperand::Integer)
+    return operand.integer;
+  RegisterValue *reg =
+      operand.kind == PtxOperand::Register ? lookup(operand.name) : nullptr;
+  if (auto *constant =
+          reg ? dyn_cast_or_null<ConstantInt>(reg->value) : nullptr)
+    return constant->getSExtValue();
+  return std::nullopt;
+}
+
+/// The start of the block's shared memory, from which shared-window
+/// addresses count.
+Value *PTXTranslator::sharedWindow() {
+  return b.CreateCall(sharedWindowFunction(*function.getParent()));
 }
 
 /// Half of the grid workspace's address (abi.h's __respec_grid_workspace),
@@ -3491,7 +3621,129 @@ static void forgetMemoryEffects(const SmallPtrSetImpl<Function *> &functions) {
   }
 }
 
+/// NVPTX's shared address space (ptr addrspace(3)).
+static constexpr unsigned kSharedAddressSpace = 3;
+
+static bool isSharedPointerType(Type *type) {
+  return type->isPointerTy() &&
+         type->getPointerAddressSpace() == kSharedAddressSpace;
+}
+
+/// Whether `expression` converts between shared pointers and integers.
+static bool isSharedWindowConversion(const ConstantExpr &expression) {
+  return (expression.getOpcode() == Instruction::PtrToInt &&
+          isSharedPointerType(expression.getOperand(0)->getType())) ||
+         (expression.getOpcode() == Instruction::IntToPtr &&
+          isSharedPointerType(expression.getType()));
+}
+
+/// Adds the shared-window conversions among the constant expressions in
+/// `value` to `found`.
+static void collectConstantConversions(Value *value,
+                                       SmallPtrSetImpl<Constant *> &seen,
+                                       SmallVectorImpl<Constant *> &found) {
+  auto *expression = dyn_cast<ConstantExpr>(value);
+  if (!expression || !seen.insert(expression).second)
+    return;
+  if (isSharedWindowConversion(*expression))
+    found.push_back(expression);
+  for (Value *operand : expression->operands())
+    collectConstantConversions(operand, seen, found);
+}
+
+/// A shared pointer as an integer is its offset into the block's shared
+/// memory (the shared window), which PTX addresses shared memory by and
+/// which `__cvta_generic_to_shared` and `__nvvm_get_smem_pointer` give
+/// (clang: ptrtoint of an addrspacecast to addrspace(3)). The CPU has one
+/// address space, so the offset is counted from the block's shared memory
+/// (kSharedWindowFunction): ptrtoint becomes the distance from there, and
+/// inttoptr that base plus the offset. The translated PTX (ld.shared,
+/// cp.async, cvta.shared, ...) counts from the same base.
+static void rewriteSharedWindowConversions(Module &module) {
+  SmallVector<Constant *> constants;
+  SmallPtrSet<Constant *, 16> seen;
+  for (Function &function : module)
+    for (Instruction &inst : instructions(function))
+      for (Value *operand : inst.operands())
+        collectConstantConversions(operand, seen, constants);
+  if (!constants.empty())
+    convertUsersOfConstantsToInstructions(constants, nullptr, true,
+                                          /*IncludeSelf=*/true);
+  for (Function &function : module) {
+    SmallVector<Instruction *> conversions;
+    for (Instruction &inst : instructions(function))
+      if ((isa<PtrToIntInst>(inst) &&
+           isSharedPointerType(inst.getOperand(0)->getType())) ||
+          (isa<IntToPtrInst>(inst) && isSharedPointerType(inst.getType())))
+        conversions.push_back(&inst);
+    if (conversions.empty())
+      continue;
+    IRBuilder<> b(&*function.getEntryBlock().getFirstInsertionPt());
+    Value *window = b.CreateCall(sharedWindowFunction(module));
+    Value *windowAddress = b.CreatePtrToInt(window, b.getInt64Ty());
+    for (Instruction *inst : conversions) {
+      b.SetInsertPoint(inst);
+      Value *result;
+      if (isa<PtrToIntInst>(inst)) {
+        Value *pointer = inst->getOperand(0);
+        if (auto *cast = dyn_cast<AddrSpaceCastInst>(pointer))
+          pointer = cast->getPointerOperand();
+        else
+          pointer = b.CreateAddrSpaceCast(pointer, window->getType());
+        Value *offset = b.CreateSub(b.CreatePtrToInt(pointer, b.getInt64Ty()),
+                                    windowAddress);
+        result = b.CreateZExtOrTrunc(offset, inst->getType());
+      } else {
+        Value *offset =
+            b.CreateZExtOrTrunc(inst->getOperand(0), b.getInt64Ty());
+        result = b.CreateAddrSpaceCast(
+            b.CreateGEP(b.getInt8Ty(), window, offset), inst->getType());
+      }
+      result->takeName(inst);
+      inst->replaceAllUsesWith(result);
+      inst->eraseFromParent();
+    }
+  }
+}
+
+/// `__isShared(p)`, `__isGlobal(p)`, ... (llvm.nvvm.isspacep.*): the runtime
+/// tells which memory a pointer points into (abi.h).
+static void lowerAddressSpaceQueries(Module &module) {
+  struct Query {
+    Intrinsic::ID id;
+    unsigned space;
+  };
+  const Query queries[] = {
+      {Intrinsic::nvvm_isspacep_global, RESPEC_ADDRESS_SPACE_GLOBAL},
+      {Intrinsic::nvvm_isspacep_shared, RESPEC_ADDRESS_SPACE_SHARED},
+      {Intrinsic::nvvm_isspacep_local, RESPEC_ADDRESS_SPACE_LOCAL},
+      {Intrinsic::nvvm_isspacep_const, RESPEC_ADDRESS_SPACE_CONST}};
+  for (const Query &query : queries) {
+    Function *intrinsic = Intrinsic::getDeclarationIfExists(&module, query.id);
+    if (!intrinsic)
+      continue;
+    FunctionCallee runtime = module.getOrInsertFunction(
+        "__respec_address_space",
+        FunctionType::get(Type::getInt32Ty(module.getContext()),
+                          {PointerType::get(module.getContext(), 0)}, false));
+    for (User *user : make_early_inc_range(intrinsic->users())) {
+      auto *call = dyn_cast<CallInst>(user);
+      if (!call || call->getCalledFunction() != intrinsic)
+        continue;
+      IRBuilder<> b(call);
+      Value *space = b.CreateCall(
+          runtime,
+          {b.CreateAddrSpaceCast(call->getArgOperand(0), b.getPtrTy())});
+      Value *result = b.CreateICmpEQ(space, b.getInt32(query.space));
+      call->replaceAllUsesWith(result);
+      call->eraseFromParent();
+    }
+  }
+}
+
 bool translateInlinePTX(Module &module) {
+  rewriteSharedWindowConversions(module);
+  lowerAddressSpaceQueries(module);
   SmallVector<CallInst *> calls;
   for (Function &function : module)
     for (BasicBlock &block : function)

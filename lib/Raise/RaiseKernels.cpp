@@ -129,6 +129,13 @@ static bool readsLaunchPosition(Operation *op) {
          isLaneIdAsm(op);
 }
 
+/// The front end's stand-in for the block's shared memory (shared-window
+/// addresses count from it; see kSharedWindowFunction).
+static bool isSharedWindow(Operation *op) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  return call && call.getCallee() == kSharedWindowFunction;
+}
+
 /// Lays out the shared variables `kernel` refers to, in first-use order.
 static SharedMemoryLayout layOutSharedMemory(LLVM::LLVMFuncOp kernel,
                                              SymbolTable &symbols,
@@ -173,7 +180,7 @@ static LogicalResult verifyNoLaunchStateOutsideKernels(ModuleOp module,
     if (isKernel(func))
       return WalkResult::advance();
     WalkResult inner = func.walk([&](Operation *op) {
-      bool shared = false;
+      bool shared = isSharedWindow(op);
       if (auto addressOf = dyn_cast<LLVM::AddressOfOp>(op)) {
         auto global = symbols.lookup<LLVM::GlobalOp>(addressOf.getGlobalName());
         shared = global && isSharedGlobal(global);
@@ -298,6 +305,11 @@ static void makeThreadFunction(LLVM::LLVMFuncOp kernel,
               : LLVM::UDivOp::create(builder, op->getLoc(), linear, c32)
                     .getResult();
       op->getResult(0).replaceAllUsesWith(result);
+      op->erase();
+      return;
+    }
+    if (isSharedWindow(op)) {
+      op->getResult(0).replaceAllUsesWith(geometry(kSharedBase));
       op->erase();
       return;
     }
@@ -616,6 +628,10 @@ struct RaiseKernelsPass
                           sharedAllocator);
     }
     eraseSharedGlobals(module);
+    // Every use was in a kernel (verified above) and is gone.
+    if (auto window =
+            module.lookupSymbol<LLVM::LLVMFuncOp>(kSharedWindowFunction))
+      window.erase();
   }
 };
 } // namespace

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <pthread.h>
 #include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -42,7 +43,16 @@ public:
       buffer = ::operator new(alignment, std::align_val_t(alignment));
       capacity = alignment;
     }
+    used = bytes;
     return buffer;
+  }
+
+  /// Whether `pointer` points into the shared memory of the block this host
+  /// thread runs now.
+  bool contains(const void *pointer) const {
+    auto address = reinterpret_cast<uintptr_t>(pointer);
+    auto start = reinterpret_cast<uintptr_t>(buffer);
+    return buffer && address >= start && address - start < used;
   }
 
 private:
@@ -57,6 +67,7 @@ private:
 
   void *buffer = nullptr;
   uint64_t capacity = 0;
+  uint64_t used = 0;
 };
 
 thread_local SharedMemoryArena sharedMemory;
@@ -76,6 +87,16 @@ public:
   void reset() {
     current = 0;
     offset = 0;
+  }
+
+  bool contains(const void *pointer) const {
+    auto address = reinterpret_cast<uintptr_t>(pointer);
+    for (const Chunk &chunk : chunks) {
+      auto start = reinterpret_cast<uintptr_t>(chunk.data);
+      if (address >= start && address - start < chunk.size)
+        return true;
+    }
+    return false;
   }
 
   void *allocate(uint64_t bytes) {
@@ -112,6 +133,24 @@ private:
 
 thread_local BlockScratchArena blockScratch;
 
+/// Whether `pointer` points into the calling thread's stack.
+bool onThisThreadStack(const void *pointer) {
+  thread_local uintptr_t low = 0, high = 0;
+  if (!high) {
+    pthread_attr_t attributes;
+    void *start = nullptr;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0)
+      return false;
+    pthread_attr_getstack(&attributes, &start, &size);
+    pthread_attr_destroy(&attributes);
+    low = reinterpret_cast<uintptr_t>(start);
+    high = low + size;
+  }
+  auto address = reinterpret_cast<uintptr_t>(pointer);
+  return address >= low && address < high;
+}
+
 } // namespace
 
 // Generated code is told (CPUBackend.cpp, describeRuntimeAllocators) that
@@ -126,6 +165,16 @@ extern "C" void *__respec_block_scratch(uint64_t bytes) {
 }
 
 extern "C" void __respec_block_scratch_reset(void) { blockScratch.reset(); }
+
+extern "C" int32_t __respec_address_space(const void *pointer) {
+  if (sharedMemory.contains(pointer))
+    return RESPEC_ADDRESS_SPACE_SHARED;
+  // A thread's local variables live on the stack, or in block scratch where
+  // they are live across a barrier.
+  if (onThisThreadStack(pointer) || blockScratch.contains(pointer))
+    return RESPEC_ADDRESS_SPACE_LOCAL;
+  return RESPEC_ADDRESS_SPACE_GLOBAL;
+}
 
 extern "C" int32_t __respec_distinct_allocations(const void *a,
                                                  const void *b) {

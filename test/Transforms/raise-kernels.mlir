@@ -442,3 +442,44 @@ llvm.func @shared_helper() -> !llvm.ptr {
   llvm.return %p : !llvm.ptr
 }
 
+
+// -----
+
+// The front end's shared-window base (PTX shared addresses are offsets from
+// it: cvta.to.shared, cp.async, ld.shared [%r]) becomes the block's shared
+// allocation, the same base the shared variables are laid out from.
+
+// CHECK-LABEL: module
+// CHECK-NOT: __respec_shared_window
+// CHECK-LABEL: llvm.func internal @__respec_thread.window_kernel(
+// CHECK-SAME: %[[BASE:[^:]*]]: !llvm.ptr, %[[OFF:[^:]*]]: i64)
+// CHECK-NOT: __respec_shared_window
+// CHECK: %[[O0:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK: %[[TILE:.*]] = llvm.getelementptr %[[BASE]][%[[O0]]]
+// CHECK: %[[AT:.*]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK: llvm.store %{{.*}}, %[[AT]] : i32, !llvm.ptr
+// CHECK-LABEL: llvm.func @__respec_launch.window_kernel(
+// CHECK-SAME: respec.static_shared_bytes = 64 : i64
+llvm.func @__respec_shared_window() -> !llvm.ptr
+llvm.mlir.global internal @tile() {alignment = 4 : i64, respec.address_space = 3 : i32} : !llvm.array<16 x i32> {
+  %0 = llvm.mlir.undef : !llvm.array<16 x i32>
+  llvm.return %0 : !llvm.array<16 x i32>
+}
+llvm.func ptx_kernelcc @window_kernel(%offset: i64) {
+  %t = llvm.mlir.addressof @tile : !llvm.ptr
+  %c = llvm.mlir.constant(1 : i32) : i32
+  llvm.store %c, %t : i32, !llvm.ptr
+  %w = llvm.call @__respec_shared_window() : () -> !llvm.ptr
+  %p = llvm.getelementptr %w[%offset] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+  llvm.store %c, %p : i32, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+llvm.func @__respec_shared_window() -> !llvm.ptr
+llvm.func @window_helper() -> !llvm.ptr {
+  // expected-error @below {{device function 'window_helper' uses __shared__ memory but could not be inlined into its kernel}}
+  %w = llvm.call @__respec_shared_window() : () -> !llvm.ptr
+  llvm.return %w : !llvm.ptr
+}

@@ -43,6 +43,14 @@ inline constexpr llvm::StringLiteral kSyncsGridAttr = "respec.syncs_grid";
 inline constexpr llvm::StringLiteral kGridWorkspaceFunction =
     "__respec_grid_workspace";
 
+/// Device code's stand-in for the start of its block's shared memory. PTX
+/// addresses shared memory by offsets into a window (`__cvta_generic_to_
+/// shared`, `cp.async`, `ld.shared [%r]`); the CPU front end computes such
+/// offsets from this base, which raising replaces by the block's shared
+/// allocation.
+inline constexpr llvm::StringLiteral kSharedWindowFunction =
+    "__respec_shared_window";
+
 /// On grid loops (UnitAttr) whose threads never wait for or exchange data
 /// with other threads of their block: no barriers, no warp primitives
 /// (respec-find-independent-threads). A block's threads may then run on

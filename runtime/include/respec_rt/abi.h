@@ -256,6 +256,16 @@ typedef struct respec_texture_header {
   uint64_t slicePitch;
 } respec_texture_header;
 
+/// Which memory `pointer` points into, for device code's `__isGlobal`,
+/// `__isShared`, `__isLocal` and `__isConstant`: the calling block's shared
+/// memory, the calling thread's stack or block scratch (local), or else
+/// global memory. `__constant__` variables count as global.
+#define RESPEC_ADDRESS_SPACE_GLOBAL 1
+#define RESPEC_ADDRESS_SPACE_SHARED 3
+#define RESPEC_ADDRESS_SPACE_CONST 4
+#define RESPEC_ADDRESS_SPACE_LOCAL 5
+int32_t __respec_address_space(const void *pointer);
+
 /// Registers a `__managed__` variable, called by host code where clang's
 /// registration calls __cudaRegisterVar (same arguments). The CPU back end
 /// makes the variable's device copy and its host shadow one object.
