@@ -680,6 +680,7 @@ private:
   bool translateBitMask(const PtxStatement &statement);
   bool translateExit(const PtxStatement &statement);
   bool translateCvta(const PtxStatement &statement);
+  bool translateCvtToTF32(const PtxStatement &statement);
   bool translateAsyncCopy(const PtxStatement &statement);
   bool translateTexture(const PtxStatement &statement);
   bool translateSurfaceLoad(const PtxStatement &statement);
@@ -1481,7 +1482,50 @@ bool PTXTranslator::translateMov(const PtxStatement &statement) {
 
 /// cvt between integer and floating-point types of any width, with the
 /// rounding, saturation and flushing modifiers.
+/// cvt.{rna,rn,rz}{.satfinite}.tf32.f32 d, a: a float keeping 10 fraction
+/// bits (tensor cores' tf32), the 13 bits below rounded away from zero on
+/// ties (rna), to even (rn) or cut (rz); NaN stays NaN, and .satfinite
+/// keeps results that round past the largest finite value finite.
+bool PTXTranslator::translateCvtToTF32(const PtxStatement &statement) {
+  const auto &ops = statement.operands;
+  if (ops.size() != 2 || !statement.has("f32"))
+    return false;
+  Value *source = read(ops[1], b.getFloatTy());
+  if (!source)
+    return false;
+  Value *bits = b.CreateBitCast(source, b.getInt32Ty());
+  Value *increment;
+  if (statement.has("rna"))
+    increment = b.getInt32(0x1000);
+  else if (statement.has("rn"))
+    increment = b.CreateAdd(b.getInt32(0xfff),
+                            b.CreateAnd(b.CreateLShr(bits, 13), b.getInt32(1)));
+  else if (statement.has("rz"))
+    increment = b.getInt32(0);
+  else
+    return false;
+  Value *rounded =
+      b.CreateAnd(b.CreateAdd(bits, increment), b.getInt32(0xffffe000u));
+  Value *magnitude = b.CreateAnd(bits, b.getInt32(0x7fffffff));
+  if (statement.has("satfinite")) {
+    // Finite inputs that rounded to infinity become the largest tf32.
+    Value *overflow =
+        b.CreateAnd(b.CreateICmpULT(magnitude, b.getInt32(0x7f800000)),
+                    b.CreateICmpEQ(b.CreateAnd(rounded, b.getInt32(0x7fffffff)),
+                                   b.getInt32(0x7f800000)));
+    rounded =
+        b.CreateSelect(overflow,
+                       b.CreateOr(b.CreateAnd(bits, b.getInt32(0x80000000u)),
+                                  b.getInt32(0x7f7fe000)),
+                       rounded);
+  }
+  Value *isNaN = b.CreateICmpUGT(magnitude, b.getInt32(0x7f800000));
+  return write(ops[0], b.CreateSelect(isNaN, bits, rounded));
+}
+
 bool PTXTranslator::translateCvt(const PtxStatement &statement) {
+  if (statement.has("tf32"))
+    return translateCvtToTF32(statement);
   SmallVector<PtxType, 3> types = typesOf(statement);
   if (types.size() != 2 || statement.has("satfinite"))
     return false;

@@ -62,6 +62,9 @@ enum GeometryParam : unsigned {
 struct SharedMemoryLayout {
   llvm::MapVector<StringAttr, uint64_t> offsets;
   uint64_t staticBytes = 0;
+  /// Bytes of respec's own shared variables (kInternalSharedPrefix) among
+  /// staticBytes, which the program does not see.
+  uint64_t internalBytes = 0;
   bool usesDynamic = false;
   uint64_t dynamicOffset = 0;
 };
@@ -158,9 +161,12 @@ static SharedMemoryLayout layOutSharedMemory(LLVM::LLVMFuncOp kernel,
       return;
     }
     uint64_t offset = llvm::alignTo(layout.staticBytes, align);
+    uint64_t size =
+        dataLayout.getTypeSize(global.getGlobalType()).getFixedValue();
     layout.offsets[global.getSymNameAttr()] = offset;
-    layout.staticBytes =
-        offset + dataLayout.getTypeSize(global.getGlobalType()).getFixedValue();
+    layout.staticBytes = offset + size;
+    if (global.getSymName().starts_with(kInternalSharedPrefix))
+      layout.internalBytes += size;
   });
   if (!dynamicGlobals.empty()) {
     layout.usesDynamic = true;
@@ -476,8 +482,9 @@ buildLaunchFunction(ModuleOp module, LLVM::LLVMFuncOp threadFn,
       builder, loc, (kLaunchPrefix + kernelName).str(), launchType);
   launch->setAttr(kKernelNameAttr, builder.getStringAttr(kernelName));
   launch->setAttr(kParamSizesAttr, builder.getDenseI64ArrayAttr(paramSizes));
-  launch->setAttr(kStaticSharedAttr, builder.getI64IntegerAttr(
-                                         layout.staticBytes));
+  launch->setAttr(
+      kStaticSharedAttr,
+      builder.getI64IntegerAttr(layout.staticBytes - layout.internalBytes));
   if (std::optional<int64_t> bound = maxThreadsPerBlock(threadFn))
     launch->setAttr(kMaxThreadsPerBlockAttr, builder.getI64IntegerAttr(*bound));
   if (readsGridWorkspace(module, threadFn))

@@ -483,3 +483,30 @@ llvm.func @window_helper() -> !llvm.ptr {
   %w = llvm.call @__respec_shared_window() : () -> !llvm.ptr
   llvm.return %w : !llvm.ptr
 }
+
+// -----
+
+// respec's own shared variables (the wmma scratch area) are allocated with
+// the block's shared memory but not counted in the static shared memory the
+// program sees: 16 of the 1040 bytes.
+
+// CHECK-LABEL: llvm.func @__respec_launch.scratch_kernel(
+// CHECK-SAME: respec.static_shared_bytes = 16 : i64
+// CHECK: %[[BYTES:.*]] = llvm.mlir.constant(1040 : i64) : i64
+// CHECK: llvm.call @__respec_shared_memory(%[[BYTES]])
+llvm.mlir.global internal @__respec_wmma_scratch() {alignment = 16 : i64, respec.address_space = 3 : i32} : !llvm.array<1024 x i8> {
+  %0 = llvm.mlir.undef : !llvm.array<1024 x i8>
+  llvm.return %0 : !llvm.array<1024 x i8>
+}
+llvm.mlir.global internal @user_tile() {alignment = 4 : i64, respec.address_space = 3 : i32} : !llvm.array<4 x i32> {
+  %0 = llvm.mlir.undef : !llvm.array<4 x i32>
+  llvm.return %0 : !llvm.array<4 x i32>
+}
+llvm.func ptx_kernelcc @scratch_kernel() {
+  %s = llvm.mlir.addressof @__respec_wmma_scratch : !llvm.ptr
+  %t = llvm.mlir.addressof @user_tile : !llvm.ptr
+  %c = llvm.mlir.constant(1 : i32) : i32
+  llvm.store %c, %s : i32, !llvm.ptr
+  llvm.store %c, %t : i32, !llvm.ptr
+  llvm.return
+}

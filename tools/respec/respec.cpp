@@ -20,6 +20,7 @@
 #include "respec/Frontend/ManagedVariables.h"
 #include "respec/Frontend/OpenCLFrontend.h"
 #include "respec/Frontend/SpinWaitCheck.h"
+#include "respec/Frontend/WarpMatrixOps.h"
 #include "respec/Frontend/WarpSynchronousCheck.h"
 #include "respec/Target/CPUBackend.h"
 #include "respec/Target/NVPTXBackend.h"
@@ -209,8 +210,10 @@ Driver::compileDevice(LLVMContext &context, StringRef source,
       return nullptr;
     // PTX is native to the NVPTX target; for the CPU, CUDA's headers' asm
     // (half precision, cache hints, shuffles, ...) becomes LLVM IR.
-    if (options.target == TargetKind::CPU)
+    if (options.target == TargetKind::CPU) {
       translateInlinePTX(*device);
+      lowerWarpMatrixOps(*device);
+    }
     if (!prepareDeviceModule(*device))
       return nullptr;
     // A GPU runs a block's threads concurrently; only the CPU target runs

@@ -51,6 +51,15 @@ inline constexpr llvm::StringLiteral kGridWorkspaceFunction =
 inline constexpr llvm::StringLiteral kSharedWindowFunction =
     "__respec_shared_window";
 
+/// The shared-memory scratch area through which the CPU's wmma mma_sync
+/// exchanges a warp's operands (Frontend/WarpMatrixOps.cpp). Shared
+/// variables whose names start with kInternalSharedPrefix are respec's own:
+/// allocated with the block's shared memory, but not counted in the static
+/// shared memory the program sees (cudaFuncGetAttributes, launch limits).
+inline constexpr llvm::StringLiteral kInternalSharedPrefix = "__respec_";
+inline constexpr llvm::StringLiteral kWarpMatrixScratchName =
+    "__respec_wmma_scratch";
+
 /// On grid loops (UnitAttr) whose threads never wait for or exchange data
 /// with other threads of their block: no barriers, no warp primitives
 /// (respec-find-independent-threads). A block's threads may then run on
