@@ -6,6 +6,7 @@
 #include "../common/LaunchChecks.h"
 #include "../common/ModuleRegistry.h"
 #include "DeviceProperties.h"
+#include "KernelFaults.h"
 #include "Streams.h"
 
 #include <algorithm>
@@ -250,7 +251,9 @@ cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
   auto arguments = std::make_shared<KernelArguments>(entry, args);
   respec_launch_fn launch = entry.launch;
   bool syncsGrid = entry.flags & RESPEC_KERNEL_SYNCS_GRID;
+  const char *name = entry.name;
   return enqueueOnStream(stream, call, [=] {
+    KernelFaultScope faults(name);
     if (cooperative) {
       runCooperatively(launch, grid, block, sharedMem, arguments->data());
       return;

@@ -13,6 +13,7 @@
 #include "respec_rt/abi.h"
 
 #include "DeviceProperties.h"
+#include "KernelFaults.h"
 
 #include <cstdarg>
 #include <cstdint>
@@ -290,6 +291,7 @@ extern "C" int respec_cl_enqueue_ndrange(respec_cl_kernel *kernel,
   args.push_back(&hiddenWorkDim);
   for (uint64_t &offset : hiddenOffsets)
     args.push_back(&offset);
+  respec::cpu::KernelFaultScope faults(kernel->entry->name);
   kernel->entry->launch(grid[0], grid[1], grid[2], block[0], block[1],
                         block[2], dynamicBytes, args.data());
   return RESPEC_CL_SUCCESS;
