@@ -3,20 +3,22 @@
 // CUDA leaves the distribution of a wmma fragment's elements over the lanes
 // of its warp unspecified: programs may only load, store, fill and combine
 // fragments element by element, and multiply them with mma_sync. So the CPU
-// picks the simplest one: element e of the fragment's matrix, in row-major
-// order, is slot e / 32 of lane e % 32. A fragment whose registers have
-// room for more (the f16 operands of a GPU hold each element twice) keeps
-// zeros in the extra slots.
+// picks one that suits it: with E elements, lane l holds the E / 32
+// consecutive elements from l * E / 32 on, in row-major order, which is
+// part of one row in every shape. A fragment whose registers have room for
+// more (the f16 operands of a GPU hold each element twice) keeps zeros in
+// the extra slots.
 //
 // load_matrix_sync and store_matrix_sync then touch each lane's elements
 // with ordinary loads and stores. mma_sync needs every lane's operands: each
-// lane writes its slots of A and B to its warp's part of a shared-memory
-// scratch area, the warp synchronizes (__syncwarp), each lane computes its
-// elements of D from the scratch, and the warp synchronizes again before the
-// scratch is reused. Products are computed in float (double for f64,
-// 32-bit integers for s8/u8), which holds f16, bf16 and tf32 products
-// exactly; tf32 operands keep their 10 leading fraction bits, as tensor
-// cores do.
+// lane writes its elements of A and B, converted to the type products are
+// computed in, to its warp's part of a shared-memory scratch area, the warp
+// synchronizes (__syncwarp), each lane computes its part of a row of D (a
+// loop over K around a short vector of sums), and the warp synchronizes
+// again before the scratch is reused. Products are computed in float
+// (double for f64, 32-bit integers for s8/u8), which holds f16, bf16 and
+// tf32 products exactly; tf32 operands keep their 10 leading fraction bits,
+// as tensor cores do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -288,7 +290,8 @@ public:
 private:
   Value *laneId(IRBuilder<> &b);
   Value *warpScratch(IRBuilder<> &b);
-  Value *elementIndex(IRBuilder<> &b, Value *lane, unsigned slot);
+  Value *elementIndex(IRBuilder<> &b, Value *lane, unsigned slots,
+                      unsigned slot);
   Value *memoryOffset(IRBuilder<> &b, Value *element, unsigned columns,
                       bool rowMajor, Value *stride);
   bool lowerLoad(CallInst &call, const WmmaIntrinsic &wmma);
@@ -329,10 +332,11 @@ Value *WarpMatrixLowering::warpScratch(IRBuilder<> &b) {
   return b.CreateGEP(b.getInt8Ty(), scratch, offset);
 }
 
-/// The matrix element that slot `slot` of lane `lane` holds.
+/// The matrix element that slot `slot` of lane `lane` holds, where each
+/// lane holds `slots` of them.
 Value *WarpMatrixLowering::elementIndex(IRBuilder<> &b, Value *lane,
-                                        unsigned slot) {
-  return b.CreateAdd(b.getInt32(slot * kWarpSize), lane);
+                                        unsigned slots, unsigned slot) {
+  return b.CreateAdd(b.CreateMul(lane, b.getInt32(slots)), b.getInt32(slot));
 }
 
 /// Where element `element` (row-major in a rows x columns matrix) lies in
@@ -367,7 +371,7 @@ bool WarpMatrixLowering::lowerLoad(CallInst &call, const WmmaIntrinsic &wmma) {
       values.push_back(Constant::getNullValue(scalar));
       continue;
     }
-    Value *offset = memoryOffset(b, elementIndex(b, lane, slot), columns,
+    Value *offset = memoryOffset(b, elementIndex(b, lane, used, slot), columns,
                                  wmma.rowMajor, call.getArgOperand(1));
     Value *address = b.CreateGEP(scalar, call.getArgOperand(0), offset);
     values.push_back(b.CreateLoad(scalar, address));
@@ -392,7 +396,7 @@ bool WarpMatrixLowering::lowerStore(CallInst &call, const WmmaIntrinsic &wmma) {
   Value *lane = laneId(b);
   Value *stride = call.getArgOperand(call.arg_size() - 1);
   for (unsigned slot = 0; slot < used; ++slot) {
-    Value *offset = memoryOffset(b, elementIndex(b, lane, slot), columns,
+    Value *offset = memoryOffset(b, elementIndex(b, lane, used, slot), columns,
                                  wmma.rowMajor, stride);
     b.CreateStore(values[slot],
                   b.CreateGEP(scalar, call.getArgOperand(0), offset));
@@ -484,98 +488,74 @@ bool WarpMatrixLowering::lowerMma(CallInst &call, const WmmaIntrinsic &wmma) {
   if (a.size() < aUsed || bValues.size() < bUsed)
     return false;
 
-  // Every lane's operands to the warp's scratch: A (row-major M x K) first,
-  // then B (row-major K x N).
-  Value *lane = laneId(b);
-  Value *base = warpScratch(b);
-  Value *bBase = b.CreateGEP(operand, base, b.getInt64(shape.m * shape.k));
-  for (unsigned slot = 0; slot < aUsed; ++slot)
-    b.CreateStore(a[slot],
-                  b.CreateGEP(operand, base, elementIndex(b, lane, slot)));
-  for (unsigned slot = 0; slot < bUsed; ++slot)
-    b.CreateStore(bValues[slot],
-                  b.CreateGEP(operand, bBase, elementIndex(b, lane, slot)));
-  syncWarp(b);
-
-  // Each lane's elements of D, as loops over its slots and over K (a
-  // straight-line product would be hundreds of operations per mma_sync, which
-  // the CPU back end then widens across the lanes of the warp).
+  // Every lane's operands to the warp's scratch, in the type products are
+  // computed in: A (row-major M x K) first, then B (row-major K x N).
   bool integer = compute->isIntegerTy();
   bool wide = integer && wmma.saturate;
+  Value *lane = laneId(b);
+  Value *base = warpScratch(b);
+  Value *bBase = b.CreateGEP(compute, base, b.getInt64(shape.m * shape.k));
+  for (unsigned slot = 0; slot < aUsed; ++slot)
+    b.CreateStore(
+        toCompute(b, a[slot], wmma.element),
+        b.CreateGEP(compute, base, elementIndex(b, lane, aUsed, slot)));
+  for (unsigned slot = 0; slot < bUsed; ++slot)
+    b.CreateStore(
+        toCompute(b, bValues[slot], wmma.element),
+        b.CreateGEP(compute, bBase, elementIndex(b, lane, bUsed, slot)));
+  syncWarp(b);
+
+  // The lane's elements of D are cUsed consecutive ones of row `row` from
+  // column `column` on (cUsed divides N in every shape): a loop over K,
+  // each step adding A[row][k] times cUsed consecutive elements of row k of
+  // B to cUsed sums.
   Type *sumType = wide ? b.getInt64Ty() : compute;
-  IRBuilder<> entry(
-      &*call.getFunction()->getEntryBlock().getFirstInsertionPt());
-  Value *sums = entry.CreateAlloca(sumType, b.getInt32(cUsed));
+  Value *first = b.CreateMul(lane, b.getInt32(cUsed));
+  Value *row = b.CreateUDiv(first, b.getInt32(shape.n));
+  Value *column = b.CreateURem(first, b.getInt32(shape.n));
+  Value *aRow = b.CreateMul(row, b.getInt32(shape.k));
+  SmallVector<Value *> initial;
   for (unsigned slot = 0; slot < cUsed; ++slot) {
     Value *sum = toCompute(b, c[slot], wmma.accumulator);
-    if (wide)
-      sum = b.CreateSExt(sum, sumType);
-    b.CreateStore(sum, b.CreateConstGEP1_32(sumType, sums, slot));
+    initial.push_back(wide ? b.CreateSExt(sum, sumType) : sum);
   }
   BasicBlock *before = b.GetInsertBlock();
   BasicBlock *after = before->splitBasicBlock(&call, "wmma.done");
   before->getTerminator()->eraseFromParent();
-  Function *function = before->getParent();
-  BasicBlock *slotLoop =
-      BasicBlock::Create(context, "wmma.slot", function, after);
-  BasicBlock *kLoop = BasicBlock::Create(context, "wmma.k", function, after);
-  BasicBlock *slotEnd =
-      BasicBlock::Create(context, "wmma.slot.end", function, after);
+  BasicBlock *loop =
+      BasicBlock::Create(context, "wmma.k", before->getParent(), after);
   b.SetInsertPoint(before);
-  b.CreateBr(slotLoop);
-
-  b.SetInsertPoint(slotLoop);
-  PHINode *slot = b.CreatePHI(b.getInt32Ty(), 2, "slot");
-  slot->addIncoming(b.getInt32(0), before);
-  Value *element = b.CreateAdd(b.CreateMul(slot, b.getInt32(kWarpSize)), lane);
-  Value *row = b.CreateUDiv(element, b.getInt32(shape.n));
-  Value *column = b.CreateURem(element, b.getInt32(shape.n));
-  Value *slotSum = b.CreateGEP(sumType, sums, slot);
-  Value *initial = b.CreateLoad(sumType, slotSum);
-  b.CreateBr(kLoop);
-
-  b.SetInsertPoint(kLoop);
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
   PHINode *k = b.CreatePHI(b.getInt32Ty(), 2, "k");
-  PHINode *sum = b.CreatePHI(sumType, 2, "sum");
-  k->addIncoming(b.getInt32(0), slotLoop);
-  sum->addIncoming(initial, slotLoop);
-  Value *x = toCompute(
-      b,
-      b.CreateLoad(
-          operand,
-          b.CreateGEP(operand, base,
-                      b.CreateAdd(b.CreateMul(row, b.getInt32(shape.k)), k))),
-      wmma.element);
-  Value *y = toCompute(
-      b,
-      b.CreateLoad(operand,
-                   b.CreateGEP(operand, bBase,
-                               b.CreateAdd(b.CreateMul(k, b.getInt32(shape.n)),
-                                           column))),
-      wmma.element);
-  Value *next;
-  if (wide)
-    next = b.CreateAdd(sum, b.CreateSExt(b.CreateMul(x, y), sumType));
-  else if (integer)
-    next = b.CreateAdd(sum, b.CreateMul(x, y));
-  else
-    next = b.CreateFAdd(sum, b.CreateFMul(x, y));
+  k->addIncoming(b.getInt32(0), before);
+  SmallVector<PHINode *> sums;
+  for (Value *value : initial) {
+    sums.push_back(b.CreatePHI(sumType, 2, "sum"));
+    sums.back()->addIncoming(value, before);
+  }
+  auto widen = [&](Value *value) {
+    return wide ? b.CreateSExt(value, sumType) : value;
+  };
+  Value *x = widen(
+      b.CreateLoad(compute, b.CreateGEP(compute, base, b.CreateAdd(aRow, k))));
+  Value *bRow = b.CreateAdd(b.CreateMul(k, b.getInt32(shape.n)), column);
+  for (unsigned slot = 0; slot < cUsed; ++slot) {
+    Value *y = widen(b.CreateLoad(
+        compute,
+        b.CreateGEP(compute, bBase, b.CreateAdd(bRow, b.getInt32(slot)))));
+    Value *next = integer ? b.CreateAdd(sums[slot], b.CreateMul(x, y))
+                          : b.CreateFAdd(sums[slot], b.CreateFMul(x, y));
+    sums[slot]->addIncoming(next, loop);
+  }
   Value *kNext = b.CreateAdd(k, b.getInt32(1));
-  k->addIncoming(kNext, kLoop);
-  sum->addIncoming(next, kLoop);
-  b.CreateCondBr(b.CreateICmpULT(kNext, b.getInt32(shape.k)), kLoop, slotEnd);
-
-  b.SetInsertPoint(slotEnd);
-  b.CreateStore(next, slotSum);
-  Value *slotNext = b.CreateAdd(slot, b.getInt32(1));
-  slot->addIncoming(slotNext, slotEnd);
-  b.CreateCondBr(b.CreateICmpULT(slotNext, b.getInt32(cUsed)), slotLoop, after);
+  k->addIncoming(kNext, loop);
+  b.CreateCondBr(b.CreateICmpULT(kNext, b.getInt32(shape.k)), loop, after);
 
   b.SetInsertPoint(&call);
   SmallVector<Value *> d;
-  for (unsigned i = 0; i < cUsed; ++i) {
-    Value *value =
-        b.CreateLoad(sumType, b.CreateConstGEP1_32(sumType, sums, i));
+  for (PHINode *sum : sums) {
+    Value *value = sum->getIncomingValueForBlock(loop);
     if (wide) {
       // .satfinite: the sum clamped to the 32-bit range.
       Value *low = b.getInt64(INT32_MIN), *high = b.getInt64(INT32_MAX);
@@ -608,7 +588,7 @@ bool WarpMatrixLowering::run() {
       uint64_t elements =
           uint64_t(wmma->shape.k) * (wmma->shape.m + wmma->shape.n);
       uint64_t bytes = elements * module.getDataLayout().getTypeAllocSize(
-                                      scalarType(wmma->element, context));
+                                      computeType(wmma->element, context));
       scratchBytesPerWarp = std::max(scratchBytesPerWarp, alignTo(bytes, 16));
     }
   }

@@ -1,10 +1,10 @@
-// wmma for the CPU: a fragment holds element e of its matrix (row-major) in
-// slot e / 32 of lane e % 32, so load_matrix_sync and store_matrix_sync are
-// each lane's loads and stores; mma_sync writes the lane's operands to its
-// warp's part of a shared scratch area (respec's own, not counted in the
-// kernel's static shared memory), synchronizes the warp, computes the
-// lane's elements of D in loops over its slots and over K, and synchronizes
-// the warp again. __float_to_tf32 (cvt.rna.tf32.f32) keeps 10 fraction bits.
+// wmma for the CPU: lane l of a fragment holds the E/32 consecutive
+// elements of its matrix (row-major) from l * E/32 on, so load_matrix_sync
+// and store_matrix_sync are each lane's loads and stores; mma_sync writes
+// the lane's operands, as floats, to its warp's part of a shared scratch
+// area (respec's own, not counted in the kernel's static shared memory),
+// synchronizes the warp, computes the lane's part of a row of D in a loop
+// over K, and synchronizes the warp again. __float_to_tf32 (cvt.rna.tf32.f32) keeps 10 fraction bits.
 // REQUIRES: cuda-toolkit
 // RUN: %respec --emit=llvm %s -o - | FileCheck %s
 // RUN: not %respec -c -DSUBBYTE %s -o %t.sub.o 2>&1 | FileCheck %s --check-prefix=SUBBYTE
@@ -12,12 +12,13 @@
 #include <mma.h>
 using namespace nvcuda;
 
-// CHECK: @__respec_wmma_scratch = internal addrspace(3) global [32768 x i8] undef, align 16
+// CHECK: @__respec_wmma_scratch = internal addrspace(3) global [65536 x i8] undef, align 16
 // CHECK-LABEL: define {{.*}}@_Z4gemmPK6__halfS1_Pf(
 // CHECK-NOT: llvm.nvvm.wmma
 // CHECK: call i32 @llvm.nvvm.read.ptx.sreg.laneid()
 // CHECK: load half, ptr
 // CHECK: getelementptr i8, ptr addrspace(3) @__respec_wmma_scratch
+// CHECK: fpext half %{{.*}} to float
 // CHECK: call void @llvm.nvvm.bar.warp.sync(i32 -1)
 // CHECK: [[K:[0-9]+]]:
 // CHECK: fmul float
