@@ -6,6 +6,7 @@
 #include "WorkQueue.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 
@@ -414,5 +415,116 @@ extern "C" cudaError_t cudaDriverGetVersion(int *driverVersion) {
   if (!driverVersion)
     return reportError(cudaErrorInvalidValue, "cudaDriverGetVersion");
   *driverVersion = CUDART_VERSION;
+  return cudaSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Peers and bus identity. respec has one device, which is not a peer of
+// itself: peer queries answer as CUDA does on a machine with one GPU.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The PCI address respec reports for its CPU device.
+constexpr char kPciBusId[] = "0000:00:00.0";
+
+} // namespace
+
+extern "C" cudaError_t cudaInitDevice(int device, unsigned int deviceFlags,
+                                      unsigned int flags) {
+  if (!isValidDevice(device))
+    return reportError(cudaErrorInvalidDevice, "cudaInitDevice",
+                       "device %d (respec has one CPU device, 0)", device);
+  if (flags != 0)
+    return reportError(cudaErrorInvalidValue, "cudaInitDevice");
+  return deviceFlags ? cudaSetDeviceFlags(deviceFlags) : cudaSuccess;
+}
+
+extern "C" cudaError_t cudaSetValidDevices(int *deviceArr, int len) {
+  if (len < 0 || (len > 0 && !deviceArr))
+    return reportError(cudaErrorInvalidValue, "cudaSetValidDevices");
+  for (int i = 0; i < len; ++i)
+    if (!isValidDevice(deviceArr[i]))
+      return reportError(cudaErrorInvalidDevice, "cudaSetValidDevices",
+                         "device %d (respec has one CPU device, 0)",
+                         deviceArr[i]);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len,
+                                             int device) {
+  if (!isValidDevice(device))
+    return reportError(cudaErrorInvalidDevice, "cudaDeviceGetPCIBusId");
+  if (!pciBusId || len < int(sizeof(kPciBusId)))
+    return reportError(cudaErrorInvalidValue, "cudaDeviceGetPCIBusId",
+                       "the buffer needs %zu bytes", sizeof(kPciBusId));
+  std::memcpy(pciBusId, kPciBusId, sizeof(kPciBusId));
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaDeviceGetByPCIBusId(int *device,
+                                               const char *pciBusId) {
+  if (!device || !pciBusId)
+    return reportError(cudaErrorInvalidValue, "cudaDeviceGetByPCIBusId");
+  // [domain]:[bus]:[device].[function] in hexadecimal, the domain optional.
+  unsigned domain = 0, bus = 0, slot = 0, function = 0;
+  char extra;
+  bool parsed =
+      std::sscanf(pciBusId, "%x:%x:%x.%x%c", &domain, &bus, &slot, &function,
+                  &extra) == 4 ||
+      std::sscanf(pciBusId, "%x:%x.%x%c", &bus, &slot, &function, &extra) == 3;
+  if (!parsed || domain || bus || slot || function)
+    return reportError(cudaErrorInvalidDevice, "cudaDeviceGetByPCIBusId",
+                       "no device at '%s' (respec's device is at %s)", pciBusId,
+                       kPciBusId);
+  *device = 0;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device,
+                                               int peerDevice) {
+  if (!canAccessPeer)
+    return reportError(cudaErrorInvalidValue, "cudaDeviceCanAccessPeer");
+  if (!isValidDevice(device) || !isValidDevice(peerDevice))
+    return reportError(cudaErrorInvalidDevice, "cudaDeviceCanAccessPeer",
+                       "respec has one CPU device, 0");
+  *canAccessPeer = 0;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaDeviceEnablePeerAccess(int peerDevice,
+                                                  unsigned int flags) {
+  if (flags != 0)
+    return reportError(cudaErrorInvalidValue, "cudaDeviceEnablePeerAccess");
+  return reportError(cudaErrorInvalidDevice, "cudaDeviceEnablePeerAccess",
+                     "device %d is not a peer of the current device "
+                     "(respec has one CPU device, 0)",
+                     peerDevice);
+}
+
+extern "C" cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
+  if (!isValidDevice(peerDevice) || peerDevice == 0)
+    return reportError(cudaErrorInvalidDevice, "cudaDeviceDisablePeerAccess",
+                       "device %d is not a peer of the current device "
+                       "(respec has one CPU device, 0)",
+                       peerDevice);
+  return reportError(cudaErrorPeerAccessNotEnabled,
+                     "cudaDeviceDisablePeerAccess");
+}
+
+extern "C" cudaError_t cudaDeviceGetP2PAttribute(int *value,
+                                                 enum cudaDeviceP2PAttr,
+                                                 int srcDevice, int dstDevice) {
+  if (!value)
+    return reportError(cudaErrorInvalidValue, "cudaDeviceGetP2PAttribute");
+  // Peer attributes describe two distinct devices.
+  return reportError(cudaErrorInvalidDevice, "cudaDeviceGetP2PAttribute",
+                     "devices %d and %d (respec has one CPU device, 0)",
+                     srcDevice, dstDevice);
+}
+
+extern "C" cudaError_t cudaCtxResetPersistingL2Cache(void) {
+  // No cache lines are set aside (access policy windows are hints respec
+  // records but does not act on), so there is nothing to reset.
   return cudaSuccess;
 }

@@ -267,6 +267,18 @@ cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
   });
 }
 
+extern "C" cudaError_t cudaFuncGetName(const char **name, const void *func) {
+  if (!name || !func)
+    return reportError(cudaErrorInvalidValue, "cudaFuncGetName");
+  const KernelInfo *kernel = nullptr;
+  cudaError_t status = findKernel(func, "cudaFuncGetName", &kernel);
+  if (status != cudaSuccess)
+    return status;
+  // As CUDA: the kernel's mangled name.
+  *name = kernel->entry->name;
+  return cudaSuccess;
+}
+
 extern "C" cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
                                              const void *func) {
   const KernelInfo *kernel = nullptr;

@@ -224,6 +224,15 @@ extern "C" cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
                     Ordering{nullptr, false}, "cudaMemcpyPeer");
 }
 
+extern "C" cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice,
+                                           const void *src, int srcDevice,
+                                           size_t count, cudaStream_t stream) {
+  if (dstDevice != 0 || srcDevice != 0)
+    return reportError(cudaErrorInvalidDevice, "cudaMemcpyPeerAsync");
+  return copyLinear(dst, src, count, cudaMemcpyDeviceToDevice,
+                    Ordering{stream, true}, "cudaMemcpyPeerAsync");
+}
+
 extern "C" cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
   SymbolInfo info;
   if (!size)

@@ -4,11 +4,15 @@
 
 #include "../common/Backend.h"
 #include "../common/Diagnostics.h"
+#include "Allocations.h"
 #include "Graphs.h"
 #include "WorkQueue.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -30,9 +34,15 @@ struct Capture {
   bool ended = false;
 };
 
+std::atomic<unsigned long long> nextStreamId{1};
+
 struct Stream {
   unsigned flags = 0;
   int priority = 0;
+  /// cudaStreamGetId: unique among the streams of the process.
+  unsigned long long id = nextStreamId.fetch_add(1);
+  /// Values set with cudaStreamSetAttribute, by attribute.
+  std::map<int, cudaLaunchAttributeValue> attributes;
   std::atomic<Ticket> lastTicket{0};
   /// Set while the stream takes part in a capture.
   std::shared_ptr<Capture> capture;
@@ -264,6 +274,141 @@ extern "C" cudaError_t cudaStreamGetFlags(cudaStream_t hStream,
   if (!flags)
     return reportError(cudaErrorInvalidValue, "cudaStreamGetFlags");
   *flags = stream->flags;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamGetId(cudaStream_t hStream,
+                                       unsigned long long *streamId) {
+  HandleTables &t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  Stream *stream = findStreamLocked(t, hStream);
+  if (!stream)
+    return reportError(cudaErrorInvalidResourceHandle, "cudaStreamGetId");
+  if (!streamId)
+    return reportError(cudaErrorInvalidValue, "cudaStreamGetId");
+  *streamId = stream->id;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
+  HandleTables &t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  if (!findStreamLocked(t, hStream))
+    return reportError(cudaErrorInvalidResourceHandle, "cudaStreamGetDevice");
+  if (!device)
+    return reportError(cudaErrorInvalidValue, "cudaStreamGetDevice");
+  *device = 0;
+  return cudaSuccess;
+}
+
+namespace {
+
+/// The launch attributes that are also stream attributes.
+bool isStreamAttribute(cudaStreamAttrID attr) {
+  switch (attr) {
+  case cudaLaunchAttributeAccessPolicyWindow:
+  case cudaLaunchAttributeSynchronizationPolicy:
+  case cudaLaunchAttributePriority:
+  case cudaLaunchAttributeMemSyncDomainMap:
+  case cudaLaunchAttributeMemSyncDomain:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+// Stream attributes are hints for the GPU's memory system and scheduler
+// (L2 persistence windows, synchronization policy, memory sync domains);
+// the CPU keeps what the program sets and reads it back, and the priority
+// is the stream's own.
+extern "C" cudaError_t
+cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
+                       const cudaStreamAttrValue *value) {
+  HandleTables &t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  Stream *stream = findStreamLocked(t, hStream);
+  if (!stream)
+    return reportError(cudaErrorInvalidResourceHandle,
+                       "cudaStreamSetAttribute");
+  if (!value || !isStreamAttribute(attr))
+    return reportError(cudaErrorInvalidValue, "cudaStreamSetAttribute",
+                       "attribute %d", int(attr));
+  if (attr == cudaLaunchAttributePriority) {
+    stream->priority = std::min(
+        leastStreamPriority, std::max(greatestStreamPriority, value->priority));
+    return cudaSuccess;
+  }
+  stream->attributes[attr] = *value;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamGetAttribute(cudaStream_t hStream,
+                                              cudaStreamAttrID attr,
+                                              cudaStreamAttrValue *value) {
+  HandleTables &t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  Stream *stream = findStreamLocked(t, hStream);
+  if (!stream)
+    return reportError(cudaErrorInvalidResourceHandle,
+                       "cudaStreamGetAttribute");
+  if (!value || !isStreamAttribute(attr))
+    return reportError(cudaErrorInvalidValue, "cudaStreamGetAttribute",
+                       "attribute %d", int(attr));
+  std::memset(value, 0, sizeof(*value));
+  if (attr == cudaLaunchAttributePriority) {
+    value->priority = stream->priority;
+    return cudaSuccess;
+  }
+  if (attr == cudaLaunchAttributeSynchronizationPolicy)
+    value->syncPolicy = cudaSyncPolicyAuto;
+  auto it = stream->attributes.find(attr);
+  if (it != stream->attributes.end())
+    *value = it->second;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamCopyAttributes(cudaStream_t dst,
+                                                cudaStream_t src) {
+  HandleTables &t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  Stream *to = findStreamLocked(t, dst);
+  Stream *from = findStreamLocked(t, src);
+  if (!to || !from)
+    return reportError(cudaErrorInvalidResourceHandle,
+                       "cudaStreamCopyAttributes");
+  to->attributes = from->attributes;
+  to->priority = from->priority;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamAttachMemAsync(cudaStream_t hStream,
+                                                void *devPtr, size_t length,
+                                                unsigned int flags) {
+  {
+    HandleTables &t = tables();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    if (!findStreamLocked(t, hStream))
+      return reportError(cudaErrorInvalidResourceHandle,
+                         "cudaStreamAttachMemAsync");
+  }
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost &&
+      flags != cudaMemAttachSingle)
+    return reportError(cudaErrorInvalidValue, "cudaStreamAttachMemAsync",
+                       "flags %#x", flags);
+  // Managed memory is host memory on the CPU: every stream and the host may
+  // touch it at any time, so attaching changes nothing. CUDA's argument
+  // rules still hold: managed memory, and the whole allocation (length 0
+  // or its size).
+  Allocation found;
+  bool managed = findAllocation(devPtr, &found) &&
+                 (found.kind == AllocationKind::Managed ||
+                  found.kind == AllocationKind::ManagedVariable);
+  if (!managed || found.base != devPtr || (length != 0 && length != found.size))
+    return reportError(cudaErrorInvalidValue, "cudaStreamAttachMemAsync",
+                       "not the start of a managed allocation, or not its "
+                       "whole size");
   return cudaSuccess;
 }
 

@@ -55,6 +55,18 @@ cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaSetDeviceFlags(unsigned int flags);
 cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags,
+                           unsigned int flags);
+cudaError_t cudaSetValidDevices(int *deviceArr, int len);
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device,
+                                    int peerDevice);
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr,
+                                      int srcDevice, int dstDevice);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 
 //===----------------------------------------------------------------------===//
 // Errors and versions
@@ -80,6 +92,11 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
                                          unsigned int flags, int priority);
 cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority);
 cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId);
+cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device);
+cudaError_t cudaStreamAttachMemAsync(
+    cudaStream_t stream, void *devPtr, size_t length RESPEC_DEFAULT_ARG(0),
+    unsigned int flags RESPEC_DEFAULT_ARG(cudaMemAttachSingle));
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                 unsigned int flags RESPEC_DEFAULT_ARG(0));
@@ -135,9 +152,32 @@ typedef enum cudaLaunchAttributeID {
   cudaLaunchAttributePreferredSharedMemoryCarveout = 14
 } cudaLaunchAttributeID;
 
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2
+};
+
+struct cudaAccessPolicyWindow {
+  void *base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  enum cudaAccessProperty hitProp;
+  enum cudaAccessProperty missProp;
+};
+
+enum cudaSynchronizationPolicy {
+  cudaSyncPolicyAuto = 1,
+  cudaSyncPolicySpin = 2,
+  cudaSyncPolicyYield = 3,
+  cudaSyncPolicyBlockingSync = 4
+};
+
 typedef union cudaLaunchAttributeValue {
   char pad[64];
+  struct cudaAccessPolicyWindow accessPolicyWindow;
   int cooperative;
+  enum cudaSynchronizationPolicy syncPolicy;
   struct {
     unsigned int x;
     unsigned int y;
@@ -146,6 +186,24 @@ typedef union cudaLaunchAttributeValue {
   int priority;
   unsigned int sharedMemCarveout;
 } cudaLaunchAttributeValue;
+
+/// Streams take the launch attributes that apply to them (CUDA 11's
+/// cudaStreamAttr* names).
+typedef cudaLaunchAttributeID cudaStreamAttrID;
+typedef cudaLaunchAttributeValue cudaStreamAttrValue;
+#define cudaStreamAttributeAccessPolicyWindow                                  \
+  cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy                               \
+  cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+#define cudaStreamAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
+                                   cudaStreamAttrValue *value_out);
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
+                                   const cudaStreamAttrValue *value);
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
 
 typedef struct cudaLaunchAttribute_st {
   cudaLaunchAttributeID id;
@@ -164,6 +222,7 @@ typedef struct cudaLaunchConfig_st {
 
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
                                 const void *func, void **args);
+cudaError_t cudaFuncGetName(const char **name, const void *func);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
                                   const void *func);
 cudaError_t cudaFuncSetAttribute(const void *func,
@@ -255,6 +314,9 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                             cudaStream_t stream RESPEC_DEFAULT_ARG(0));
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
                            int srcDevice, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+                                int srcDevice, size_t count,
+                                cudaStream_t stream RESPEC_DEFAULT_ARG(0));
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
                          size_t spitch, size_t width, size_t height,
                          enum cudaMemcpyKind kind);
