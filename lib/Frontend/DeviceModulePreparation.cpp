@@ -12,6 +12,7 @@
 #include "respec/Frontend/DeviceModulePreparation.h"
 #include "respec/Frontend/SourceLocation.h"
 #include "respec/Support/LLVMPasses.h"
+#include "respec/Transforms/Attributes.h"
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -230,7 +231,7 @@ static bool verifySelfContained(Module &module, DeviceLanguage language) {
     if (!global.isDeclaration() || global.use_empty())
       continue;
     // `extern __shared__` arrays are declarations by design.
-    if (global.getAddressSpace() == 3)
+    if (global.getAddressSpace() == mlir::respec::kShared)
       continue;
     errorAtFirstUse(global)
         << "device variable '" << demangle(global.getName().str())

@@ -3665,12 +3665,9 @@ static void forgetMemoryEffects(const SmallPtrSetImpl<Function *> &functions) {
   }
 }
 
-/// NVPTX's shared address space (ptr addrspace(3)).
-static constexpr unsigned kSharedAddressSpace = 3;
-
 static bool isSharedPointerType(Type *type) {
   return type->isPointerTy() &&
-         type->getPointerAddressSpace() == kSharedAddressSpace;
+         type->getPointerAddressSpace() == mlir::respec::kShared;
 }
 
 /// Whether `expression` converts between shared pointers and integers.

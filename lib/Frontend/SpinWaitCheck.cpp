@@ -15,6 +15,7 @@
 
 #include "respec/Frontend/SpinWaitCheck.h"
 #include "respec/Frontend/SourceLocation.h"
+#include "respec/Transforms/Attributes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -33,8 +34,6 @@ using namespace llvm;
 namespace respec {
 namespace {
 
-constexpr unsigned kSharedAddressSpace = 3;
-
 /// How far the exit condition is traced back through the loop's values.
 constexpr unsigned kMaxConditionDepth = 16;
 
@@ -44,11 +43,11 @@ bool isSharedMemoryPoll(const Instruction &inst) {
   if (!load || (!load->isVolatile() && !load->isAtomic()))
     return false;
   const Value *pointer = load->getPointerOperand();
-  if (pointer->getType()->getPointerAddressSpace() == kSharedAddressSpace)
+  if (pointer->getType()->getPointerAddressSpace() == mlir::respec::kShared)
     return true;
   const Value *object = getUnderlyingObject(pointer);
   return object->getType()->isPointerTy() &&
-         object->getType()->getPointerAddressSpace() == kSharedAddressSpace;
+         object->getType()->getPointerAddressSpace() == mlir::respec::kShared;
 }
 
 /// Whether `inst` lets a thread make progress of its own inside a loop

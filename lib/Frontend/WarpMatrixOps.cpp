@@ -42,7 +42,6 @@ namespace {
 
 constexpr unsigned kWarpSize = 32;
 constexpr unsigned kMaxWarpsPerBlock = 32;
-constexpr unsigned kSharedAddressSpace = 3;
 
 enum class WmmaOp { Load, Store, Mma };
 
@@ -600,7 +599,7 @@ bool WarpMatrixLowering::run() {
     scratch = new GlobalVariable(
         module, type, /*isConstant=*/false, GlobalValue::InternalLinkage,
         UndefValue::get(type), mlir::respec::kWarpMatrixScratchName, nullptr,
-        GlobalValue::NotThreadLocal, kSharedAddressSpace);
+        GlobalValue::NotThreadLocal, mlir::respec::kShared);
     scratch->setAlignment(Align(16));
   }
   bool changed = false;

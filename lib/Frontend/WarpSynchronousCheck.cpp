@@ -16,6 +16,7 @@
 
 #include "respec/Frontend/WarpSynchronousCheck.h"
 #include "respec/Frontend/SourceLocation.h"
+#include "respec/Transforms/Attributes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -33,8 +34,6 @@ using namespace llvm;
 
 namespace respec {
 namespace {
-
-constexpr unsigned kSharedAddressSpace = 3;
 
 /// How far a base address is traced back to the thread index.
 constexpr unsigned kMaxIndexDepth = 12;
@@ -71,11 +70,11 @@ bool dependsOnThreadIndex(const Value *value, unsigned depth,
 }
 
 bool isSharedMemory(const Value *pointer) {
-  if (pointer->getType()->getPointerAddressSpace() == kSharedAddressSpace)
+  if (pointer->getType()->getPointerAddressSpace() == mlir::respec::kShared)
     return true;
   const Value *object = getUnderlyingObject(pointer);
   return object->getType()->isPointerTy() &&
-         object->getType()->getPointerAddressSpace() == kSharedAddressSpace;
+         object->getType()->getPointerAddressSpace() == mlir::respec::kShared;
 }
 
 /// A volatile access to shared memory: its address as base + offset.

@@ -251,54 +251,47 @@ extern "C" cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
   return cudaSuccess;
 }
 
-extern "C" cudaError_t cudaStreamGetPriority(cudaStream_t hStream,
-                                             int *priority) {
+namespace {
+
+/// Writes what `read` gives for the stream `hStream` to `out`: the shared
+/// checks (a live stream, somewhere to write) of the stream queries.
+template <typename T, typename Read>
+cudaError_t queryStream(cudaStream_t hStream, T *out, const char *call,
+                        Read read) {
   HandleTables &t = tables();
   std::lock_guard<std::mutex> lock(t.mutex);
   Stream *stream = findStreamLocked(t, hStream);
   if (!stream)
-    return reportError(cudaErrorInvalidResourceHandle, "cudaStreamGetPriority");
-  if (!priority)
-    return reportError(cudaErrorInvalidValue, "cudaStreamGetPriority");
-  *priority = stream->priority;
+    return reportError(cudaErrorInvalidResourceHandle, call);
+  if (!out)
+    return reportError(cudaErrorInvalidValue, call);
+  *out = read(*stream);
   return cudaSuccess;
+}
+
+} // namespace
+
+extern "C" cudaError_t cudaStreamGetPriority(cudaStream_t hStream,
+                                             int *priority) {
+  return queryStream(hStream, priority, "cudaStreamGetPriority",
+                     [](const Stream &stream) { return stream.priority; });
 }
 
 extern "C" cudaError_t cudaStreamGetFlags(cudaStream_t hStream,
                                           unsigned int *flags) {
-  HandleTables &t = tables();
-  std::lock_guard<std::mutex> lock(t.mutex);
-  Stream *stream = findStreamLocked(t, hStream);
-  if (!stream)
-    return reportError(cudaErrorInvalidResourceHandle, "cudaStreamGetFlags");
-  if (!flags)
-    return reportError(cudaErrorInvalidValue, "cudaStreamGetFlags");
-  *flags = stream->flags;
-  return cudaSuccess;
+  return queryStream(hStream, flags, "cudaStreamGetFlags",
+                     [](const Stream &stream) { return stream.flags; });
 }
 
 extern "C" cudaError_t cudaStreamGetId(cudaStream_t hStream,
                                        unsigned long long *streamId) {
-  HandleTables &t = tables();
-  std::lock_guard<std::mutex> lock(t.mutex);
-  Stream *stream = findStreamLocked(t, hStream);
-  if (!stream)
-    return reportError(cudaErrorInvalidResourceHandle, "cudaStreamGetId");
-  if (!streamId)
-    return reportError(cudaErrorInvalidValue, "cudaStreamGetId");
-  *streamId = stream->id;
-  return cudaSuccess;
+  return queryStream(hStream, streamId, "cudaStreamGetId",
+                     [](const Stream &stream) { return stream.id; });
 }
 
 extern "C" cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
-  HandleTables &t = tables();
-  std::lock_guard<std::mutex> lock(t.mutex);
-  if (!findStreamLocked(t, hStream))
-    return reportError(cudaErrorInvalidResourceHandle, "cudaStreamGetDevice");
-  if (!device)
-    return reportError(cudaErrorInvalidValue, "cudaStreamGetDevice");
-  *device = 0;
-  return cudaSuccess;
+  return queryStream(hStream, device, "cudaStreamGetDevice",
+                     [](const Stream &) { return 0; });
 }
 
 namespace {
