@@ -681,6 +681,12 @@ private:
   bool translateExit(const PtxStatement &statement);
   bool translateCvta(const PtxStatement &statement);
   bool translateCvtToTF32(const PtxStatement &statement);
+  bool translateSlct(const PtxStatement &statement);
+  bool translateCopySign(const PtxStatement &statement);
+  bool translateTestp(const PtxStatement &statement);
+  bool translateMul24(const PtxStatement &statement);
+  bool translateTrap(const PtxStatement &statement);
+  Value *callCounter(StringRef name, Type *type);
   bool translateAsyncCopy(const PtxStatement &statement);
   bool translateTexture(const PtxStatement &statement);
   bool translateSurfaceLoad(const PtxStatement &statement);
@@ -837,6 +843,11 @@ PTXTranslator::Handler PTXTranslator::handlerFor(StringRef opcode) const {
       .Case("setp", &PTXTranslator::translateSetp)
       .Case("set", &PTXTranslator::translateSet)
       .Case("selp", &PTXTranslator::translateSelp)
+      .Case("slct", &PTXTranslator::translateSlct)
+      .Case("copysign", &PTXTranslator::translateCopySign)
+      .Case("testp", &PTXTranslator::translateTestp)
+      .Cases({"mul24", "mad24"}, &PTXTranslator::translateMul24)
+      .Case("trap", &PTXTranslator::translateTrap)
       .Cases({"and", "or", "xor", "not", "cnot"},
              &PTXTranslator::translateLogic)
       .Cases({"shl", "shr"}, &PTXTranslator::translateShift)
@@ -918,6 +929,18 @@ Value *PTXTranslator::readSpecialRegister(StringRef name) {
     return callNVVM(id, {});
   if (name == "WARP_SZ")
     return b.getInt32(32);
+  // The "SM" of a block is the core running it; the runtime answers both
+  // (they vary between blocks, so the calls are never hoisted out of one).
+  if (name == "%smid")
+    return callCounter("__respec_smid", b.getInt32Ty());
+  if (name == "%nsmid")
+    return callCounter("__respec_nsmid", b.getInt32Ty());
+  if (name == "%globaltimer_lo" || name == "%globaltimer_hi") {
+    Value *ns = callNVVM(Intrinsic::nvvm_read_ptx_sreg_globaltimer, {});
+    if (name == "%globaltimer_hi")
+      ns = b.CreateLShr(ns, 32);
+    return b.CreateTrunc(ns, b.getInt32Ty());
+  }
   if (name == "%envreg1" || name == "%envreg2")
     return gridWorkspaceHalf(/*high=*/name == "%envreg1");
   // The lane masks follow from the lane id (PTX ISA: %lanemask_lt has the
@@ -1981,6 +2004,124 @@ bool PTXTranslator::translateSet(const PtxStatement &statement) {
 }
 
 /// selp.type d, a, b, c: d = c ? a : b.
+/// slct.dtype.{s32,f32} d, a, b, c: a where c >= 0, else b (.ftz flushes a
+/// subnormal c to zero, which does not change the comparison's result).
+bool PTXTranslator::translateSlct(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 2 || ops.size() != 4 || types[0].lanes != 1 ||
+      types[1].bits != 32)
+    return false;
+  Type *type = types[0].elementType(context);
+  Value *a = read(ops[1], type);
+  Value *c = read(ops[2], type);
+  Value *selector = read(ops[3], types[1].elementType(context));
+  if (!a || !c || !selector)
+    return false;
+  // -0.0 >= 0 holds, NaN >= 0 does not (PTX: NaN selects b).
+  Value *nonNegative =
+      types[1].isFloat()
+          ? b.CreateFCmpOGE(selector, ConstantFP::get(selector->getType(), 0))
+          : b.CreateICmpSGE(selector, b.getInt32(0));
+  return write(ops[0], b.CreateSelect(nonNegative, a, c), types[0].isSigned());
+}
+
+/// copysign.{f32,f64} d, a, b: b with the sign of a (note the order).
+bool PTXTranslator::translateCopySign(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 1 || !types[0].isFloat() || types[0].lanes != 1 ||
+      ops.size() != 3)
+    return false;
+  Type *type = types[0].elementType(context);
+  Value *sign = read(ops[1], type);
+  Value *magnitude = read(ops[2], type);
+  if (!sign || !magnitude)
+    return false;
+  return write(ops[0], b.CreateCopySign(magnitude, sign));
+}
+
+/// testp.{finite,infinite,number,notanumber,normal,subnormal}.{f32,f64} p, a.
+bool PTXTranslator::translateTestp(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  if (types.size() != 1 || !types[0].isFloat() || types[0].lanes != 1 ||
+      ops.size() != 2)
+    return false;
+  FPClassTest test = fcNone;
+  if (statement.has("finite"))
+    test = fcFinite;
+  else if (statement.has("infinite"))
+    test = fcInf;
+  else if (statement.has("number"))
+    test = ~fcNan & fcAllFlags;
+  else if (statement.has("notanumber"))
+    test = fcNan;
+  else if (statement.has("normal"))
+    test = fcNormal;
+  else if (statement.has("subnormal"))
+    test = fcSubnormal;
+  else
+    return false;
+  Value *value = read(ops[1], types[0].elementType(context));
+  if (!value)
+    return false;
+  return write(ops[0], b.createIsFPClass(value, test));
+}
+
+/// mul24.{lo,hi}.{s32,u32} d, a, b and mad24.lo d, a, b, c: the 48-bit
+/// product of the low 24 bits of a and b (sign-extended for .s32), its low
+/// 32 bits (.lo) or its bits 16 to 47 (.hi); mad24 adds c to .lo.
+bool PTXTranslator::translateMul24(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  const auto &ops = statement.operands;
+  bool mad = statement.opcode == "mad24";
+  bool high = statement.has("hi");
+  if (types.size() != 1 || types[0].isFloat() || types[0].bits != 32 ||
+      ops.size() != (mad ? 4u : 3u) || high == statement.has("lo") ||
+      (mad && high) || statement.has("sat"))
+    return false;
+  bool isSigned = types[0].isSigned();
+  auto low24 = [&](const PtxOperand &operand) -> Value * {
+    Value *value = read(operand, b.getInt32Ty());
+    if (!value)
+      return nullptr;
+    Value *bits = b.CreateTrunc(value, b.getIntNTy(24));
+    return isSigned ? b.CreateSExt(bits, b.getInt64Ty())
+                    : b.CreateZExt(bits, b.getInt64Ty());
+  };
+  Value *x = low24(ops[1]);
+  Value *y = low24(ops[2]);
+  if (!x || !y)
+    return false;
+  Value *product = b.CreateMul(x, y);
+  Value *result =
+      b.CreateTrunc(high ? b.CreateLShr(product, 16) : product, b.getInt32Ty());
+  if (mad) {
+    Value *addend = read(ops[3], b.getInt32Ty());
+    if (!addend)
+      return false;
+    result = b.CreateAdd(result, addend);
+  }
+  return write(ops[0], result, isSigned);
+}
+
+/// trap: as __trap(), the kernel stops with a launch failure (the runtime
+/// reports it and stops the process).
+bool PTXTranslator::translateTrap(const PtxStatement &statement) {
+  if (!statement.operands.empty())
+    return false;
+  b.CreateIntrinsic(Intrinsic::trap, {});
+  return true;
+}
+
+/// A call of the runtime function `name` (no arguments) that generated code
+/// may not move: its value depends on which core runs the code.
+Value *PTXTranslator::callCounter(StringRef name, Type *type) {
+  FunctionCallee callee = runtimeFunction(name, type, {}, false);
+  return b.CreateCall(callee);
+}
+
 bool PTXTranslator::translateSelp(const PtxStatement &statement) {
   SmallVector<PtxType, 3> types = typesOf(statement);
   const auto &ops = statement.operands;

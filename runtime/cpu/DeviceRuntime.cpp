@@ -7,6 +7,7 @@
 #include "respec_rt/abi.h"
 
 #include "Allocations.h"
+#include "DeviceProperties.h"
 #include "Launch.h"
 
 #include <chrono>
@@ -19,6 +20,8 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
+
+extern "C" int omp_get_thread_num(void) __attribute__((weak));
 
 namespace {
 
@@ -165,6 +168,16 @@ extern "C" void *__respec_block_scratch(uint64_t bytes) {
 }
 
 extern "C" void __respec_block_scratch_reset(void) { blockScratch.reset(); }
+
+extern "C" uint32_t __respec_nsmid(void) {
+  return uint32_t(respec::cpu::deviceProperties().multiProcessorCount);
+}
+
+extern "C" uint32_t __respec_smid(void) {
+  // Weak: programs without kernels do not link libomp.
+  int thread = omp_get_thread_num ? omp_get_thread_num() : 0;
+  return uint32_t(thread) % __respec_nsmid();
+}
 
 extern "C" int32_t __respec_address_space(const void *pointer) {
   if (sharedMemory.contains(pointer))

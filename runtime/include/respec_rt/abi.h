@@ -266,6 +266,13 @@ typedef struct respec_texture_header {
 #define RESPEC_ADDRESS_SPACE_LOCAL 5
 int32_t __respec_address_space(const void *pointer);
 
+/// The "streaming multiprocessor" running the calling block (PTX %smid),
+/// below __respec_nsmid(): the OpenMP thread's number modulo the cores.
+uint32_t __respec_smid(void);
+/// The number of "streaming multiprocessors" (%nsmid): the online cores,
+/// as cudaDeviceProp::multiProcessorCount.
+uint32_t __respec_nsmid(void);
+
 /// Registers a `__managed__` variable, called by host code where clang's
 /// registration calls __cudaRegisterVar (same arguments). The CPU back end
 /// makes the variable's device copy and its host shadow one object.
