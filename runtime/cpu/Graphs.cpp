@@ -537,8 +537,7 @@ cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
   if (!pNodeParams || !graphOfNode(node, &step))
     return reportError(cudaErrorInvalidValue, call);
   if (found->type != cudaGraphNodeTypeKernel || !found->kernel.func)
-    return reportError(cudaErrorInvalidValue, call,
-                       "not a kernel node added with cudaGraphAddKernelNode");
+    return reportError(cudaErrorInvalidValue, call, "not a kernel node");
   *pNodeParams = found->kernel;
   return cudaSuccess;
 }

@@ -252,19 +252,30 @@ cudaError_t respec::launchKernel(const void *func, dim3 grid, dim3 block,
   respec_launch_fn launch = entry.launch;
   bool syncsGrid = entry.flags & RESPEC_KERNEL_SYNCS_GRID;
   const char *name = entry.name;
-  return enqueueOnStream(stream, call, [=] {
-    KernelFaultScope faults(name);
-    if (cooperative) {
-      runCooperatively(launch, grid, block, sharedMem, arguments->data());
-      return;
-    }
-    if (syncsGrid)
-      ++ordinaryGridSyncLaunches;
-    launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
-           arguments->data());
-    if (syncsGrid)
-      --ordinaryGridSyncLaunches;
-  });
+  // What a captured launch's graph node reports (the argument copies live
+  // as long as the node's work).
+  cudaKernelNodeParams params{};
+  params.func = const_cast<void *>(func);
+  params.gridDim = grid;
+  params.blockDim = block;
+  params.sharedMemBytes = unsigned(sharedMem);
+  params.kernelParams = arguments->data();
+  return enqueueOnStream(
+      stream, call,
+      [=] {
+        KernelFaultScope faults(name);
+        if (cooperative) {
+          runCooperatively(launch, grid, block, sharedMem, arguments->data());
+          return;
+        }
+        if (syncsGrid)
+          ++ordinaryGridSyncLaunches;
+        launch(grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedMem,
+               arguments->data());
+        if (syncsGrid)
+          --ordinaryGridSyncLaunches;
+      },
+      Placement::InlineWhenIdle, &params);
 }
 
 extern "C" cudaError_t cudaFuncGetName(const char **name, const void *func) {

@@ -145,7 +145,8 @@ bool isValidStream(cudaStream_t stream) {
 }
 
 cudaError_t enqueueOnStream(cudaStream_t stream, const char *call,
-                            std::function<void()> work, Placement placement) {
+                            std::function<void()> work, Placement placement,
+                            const cudaKernelNodeParams *kernel) {
   Ticket inlineTicket = 0;
   {
     HandleTables &t = tables();
@@ -157,6 +158,8 @@ cudaError_t enqueueOnStream(cudaStream_t stream, const char *call,
     if (found->capture) {
       auto node = std::make_shared<GraphNode>();
       node->type = nodeTypeOfCall(call);
+      if (kernel)
+        node->kernel = *kernel;
       found->capture->graph->steps.push_back(
           {std::move(work), placement, std::move(node)});
       return cudaSuccess;

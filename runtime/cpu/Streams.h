@@ -26,10 +26,13 @@ enum class Placement {
 /// Submits `work` on `stream`; fails with cudaErrorInvalidResourceHandle
 /// (reported as a failure of `call`) when the stream is not valid. With
 /// Placement::InlineWhenIdle the work may have run when this returns. A
-/// capturing stream records the work into its capture's graph.
+/// capturing stream records the work into its capture's graph, with
+/// `kernel` (a kernel launch's parameters, valid as long as `work` is) as
+/// what the node queries answer.
 cudaError_t enqueueOnStream(cudaStream_t stream, const char *call,
                             std::function<void()> work,
-                            Placement placement = Placement::InlineWhenIdle);
+                            Placement placement = Placement::InlineWhenIdle,
+                            const cudaKernelNodeParams *kernel = nullptr);
 
 /// Queues `work` on `stream` and waits for it: the synchronous API calls
 /// (cudaMemcpy, cudaMemset, ...) behave as work on the default stream. On a

@@ -3,6 +3,8 @@
 // cudaStreamEndCapture, then launched several times, each launch reading the
 // host data of its time; a fork/join capture over two streams joined by
 // events; cudaGraphExecUpdate; a graph launched inside another capture;
+// the parameters of captured kernel nodes (cudaGraphKernelNodeGetParams),
+// changed in the executable graph (cudaGraphExecKernelNodeSetParams);
 // and the errors of capture misuse. Built with the toolkit's headers and
 // with respec's own, and run with asynchronous launches.
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
@@ -13,6 +15,7 @@
 // CHECK: update PASSED
 // CHECK: nested PASSED
 // CHECK: errors PASSED
+// CHECK: captured parameters PASSED
 
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -287,6 +290,50 @@ static bool checkErrors() {
   return true;
 }
 
+// A captured launch's node reports the launch (kernel, geometry, argument
+// values); the executable graph takes new arguments for it.
+static bool checkCapturedKernelParameters() {
+  int *device;
+  CHECK(cudaMalloc(&device, n * sizeof(int)));
+  CHECK(cudaMemset(device, 0, n * sizeof(int)));
+  cudaStream_t stream;
+  CHECK(cudaStreamCreate(&stream));
+  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  addScalar<<<(n + 127) / 128, 128, 0, stream>>>(device, n, 5);
+  cudaGraph_t graph;
+  CHECK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphNode_t node;
+  size_t count = 1;
+  CHECK(cudaGraphGetNodes(graph, &node, &count));
+  cudaKernelNodeParams params = {};
+  CHECK(cudaGraphKernelNodeGetParams(node, &params));
+  EXPECT(params.func == (void *)addScalar && params.gridDim.x == (n + 127) / 128 &&
+             params.blockDim.x == 128 && params.sharedMemBytes == 0 &&
+             *(int **)params.kernelParams[0] == device &&
+             *(int *)params.kernelParams[1] == n &&
+             *(int *)params.kernelParams[2] == 5,
+         "captured parameters: the node does not report the launch");
+  cudaGraphExec_t exec;
+  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  CHECK(cudaGraphLaunch(exec, stream));
+  int value = 9;
+  void *arguments[] = {&device, (void *)&n, &value};
+  params.kernelParams = arguments;
+  CHECK(cudaGraphExecKernelNodeSetParams(exec, node, &params));
+  CHECK(cudaGraphLaunch(exec, stream));
+  int last = 0;
+  CHECK(cudaMemcpyAsync(&last, device + n - 1, sizeof(int),
+                        cudaMemcpyDeviceToHost, stream));
+  CHECK(cudaStreamSynchronize(stream));
+  EXPECT(last == 14, "captured parameters: %d after both launches, want 14",
+         last);
+  CHECK(cudaGraphExecDestroy(exec));
+  CHECK(cudaGraphDestroy(graph));
+  CHECK(cudaStreamDestroy(stream));
+  CHECK(cudaFree(device));
+  return true;
+}
+
 int main() {
   printf("replay %s\n", checkReplay() ? "PASSED" : "FAILED");
   cudaGraphExec_t forkJoin = nullptr;
@@ -298,5 +345,7 @@ int main() {
   printf("nested %s\n", ok && checkNested(forkJoin, left, right) ? "PASSED"
                                                                  : "FAILED");
   printf("errors %s\n", checkErrors() ? "PASSED" : "FAILED");
+  printf("captured parameters %s\n",
+         checkCapturedKernelParameters() ? "PASSED" : "FAILED");
   return 0;
 }
