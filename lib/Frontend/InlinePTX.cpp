@@ -686,6 +686,7 @@ private:
   bool translateTestp(const PtxStatement &statement);
   bool translateMul24(const PtxStatement &statement);
   bool translateTrap(const PtxStatement &statement);
+  bool translateGridDependency(const PtxStatement &statement);
   Value *callCounter(StringRef name, Type *type);
   bool translateAsyncCopy(const PtxStatement &statement);
   bool translateTexture(const PtxStatement &statement);
@@ -848,6 +849,7 @@ PTXTranslator::Handler PTXTranslator::handlerFor(StringRef opcode) const {
       .Case("testp", &PTXTranslator::translateTestp)
       .Cases({"mul24", "mad24"}, &PTXTranslator::translateMul24)
       .Case("trap", &PTXTranslator::translateTrap)
+      .Case("griddepcontrol", &PTXTranslator::translateGridDependency)
       .Cases({"and", "or", "xor", "not", "cnot"},
              &PTXTranslator::translateLogic)
       .Cases({"shl", "shr"}, &PTXTranslator::translateShift)
@@ -2113,6 +2115,16 @@ bool PTXTranslator::translateTrap(const PtxStatement &statement) {
     return false;
   b.CreateIntrinsic(Intrinsic::trap, {});
   return true;
+}
+
+/// griddepcontrol.wait and .launch_dependents (programmatic dependent
+/// launch: cudaGridDependencySynchronize, cudaTriggerProgrammaticLaunch-
+/// Completion): the CPU runs a stream's kernels one after the other, so the
+/// grids a kernel could wait for have completed before it starts, and
+/// letting dependents start early is a hint.
+bool PTXTranslator::translateGridDependency(const PtxStatement &statement) {
+  return statement.operands.empty() && statement.modifiers.size() == 1 &&
+         (statement.has("wait") || statement.has("launch_dependents"));
 }
 
 /// A call of the runtime function `name` (no arguments) that generated code

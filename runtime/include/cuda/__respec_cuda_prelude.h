@@ -319,5 +319,18 @@ static inline __host__ __device__ double max(double __a, float __b) {
   return fmax(__a, (double)__b);
 }
 
+//===----------------------------------------------------------------------===//
+// Programmatic dependent launch (CUDA's device runtime API, sm_90): the PTX
+// CUDA's headers use, which respec translates for the CPU.
+//===----------------------------------------------------------------------===//
+
+static __inline__ __device__ void cudaGridDependencySynchronize(void) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+static __inline__ __device__ void
+cudaTriggerProgrammaticLaunchCompletion(void) {
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
 #endif // __CUDA__ && __clang__
 #endif // RESPEC_CUDA_PRELUDE_H

@@ -155,6 +155,18 @@ cudaLaunchCooperativeKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
                                        args, sharedMem, stream);
 }
 
+/// CUDA 12's extensible launch with the kernel's arguments as they are: each
+/// is converted to the kernel's parameter type, as in a `<<<>>>` launch.
+template <typename... ParameterTypes, typename... ArgumentTypes>
+static __inline__ __host__ cudaError_t cudaLaunchKernelEx(
+    const cudaLaunchConfig_t *config, void (*kernel)(ParameterTypes...),
+    ArgumentTypes &&...arguments) {
+  return [&](ParameterTypes... converted) {
+    void *pointers[] = {static_cast<void *>(&converted)..., nullptr};
+    return ::cudaLaunchKernelExC(config, (const void *)kernel, pointers);
+  }(static_cast<ArgumentTypes &&>(arguments)...);
+}
+
 template <class T>
 static __inline__ __host__ cudaError_t
 cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *func) {

@@ -178,6 +178,7 @@ typedef union cudaLaunchAttributeValue {
   struct cudaAccessPolicyWindow accessPolicyWindow;
   int cooperative;
   enum cudaSynchronizationPolicy syncPolicy;
+  int programmaticStreamSerializationAllowed;
   struct {
     unsigned int x;
     unsigned int y;
