@@ -161,8 +161,9 @@ static void registerAsManaged(GlobalVariable &shadow) {
 /// Makes each managed variable one object. On the CPU, device memory is host
 /// memory, so the device copy (which kernels use, the kernel table names and
 /// which holds the initializer) serves host code as well: the shadow's uses
-/// move to it, and it takes the shadow's name and linkage, so host code of
-/// other translation units (`extern __managed__`) reaches it too.
+/// move to it, and it takes the shadow's name and linkage (clang makes
+/// shadows internal without -rdc, so, as in clang's CUDA, another
+/// translation unit cannot name the variable).
 static void mergeManagedShadows(Module &host,
                                 ArrayRef<ManagedVariable> managed) {
   for (const ManagedVariable &var : managed) {
