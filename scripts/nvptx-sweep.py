@@ -29,6 +29,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # multi-tu programs are several sources (separate compilation of device code
 # is not supported for any target).
 SKIP = {"opencl", "no-toolkit", "multi-tu"}
+# A program that uses a feature the NVPTX back end rejects on purpose (with
+# an error the feature matrix documents) says so in a line of its own:
+# `// NVPTX: unsupported (reason)`.
+UNSUPPORTED = re.compile(r"^//\s*NVPTX:\s*unsupported\s*\((.*)\)\s*$")
+
+
+def unsupported_reason(path):
+    """Why the program is not built for NVIDIA GPUs, or None."""
+    with open(path) as f:
+        for line in f:
+            match = UNSUPPORTED.match(line.strip())
+            if match:
+                return match.group(1)
+    return None
 
 
 def source_flags(path):
@@ -122,6 +136,11 @@ def main():
     programs = sorted(os.path.join(e2e, s, f) for s in suites
                       for f in os.listdir(os.path.join(e2e, s))
                       if f.endswith(".cu"))
+    for path in list(programs):
+        reason = unsupported_reason(path)
+        if reason:
+            print(f"SKIP {os.path.relpath(path, ROOT)}: {reason}", flush=True)
+            programs.remove(path)
     failures, rows = [], []
     with tempfile.TemporaryDirectory() as workdir, \
             concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:

@@ -8,6 +8,7 @@
 // cudaMemPrefetchAsync, and cudaFree of a variable's address (refused).
 // Built with the toolkit's headers and with respec's own, coarsened, and run
 // with asynchronous launches and at 3 OpenMP threads.
+// NVPTX: unsupported (__managed__ variables are a compile error for --target=nvptx)
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: env RESPEC_ASYNC_LAUNCH=1 %t | FileCheck %s
 // RUN: env OMP_NUM_THREADS=3 %t | FileCheck %s

@@ -5,6 +5,7 @@
 // device is not its own peer), cudaMemcpyPeerAsync, PCI bus ids,
 // cudaInitDevice, cudaSetValidDevices, cudaCtxResetPersistingL2Cache and
 // cudaFuncGetName. Built with the toolkit's headers and with respec's own.
+// NVPTX: unsupported (__managed__ variables are a compile error for --target=nvptx)
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: %respec --cuda-path=/nonexistent -O2 %s -o %t.own && %t.own | FileCheck %s
 // CHECK: PASSED
