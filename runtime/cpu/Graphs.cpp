@@ -15,6 +15,7 @@
 #include "../common/Backend.h"
 #include "../common/Diagnostics.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -267,15 +268,18 @@ cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes) {
   std::shared_ptr<Graph> found = findGraph(graph);
   if (!found || !numNodes)
     return reportError(cudaErrorInvalidValue, call);
-  // Like CUDA: with `nodes`, up to *numNodes handles, the rest null.
-  if (nodes)
+  // Like CUDA: with `nodes`, up to *numNodes handles, the rest null, and
+  // *numNodes becomes the number of handles written.
+  size_t count = found->steps.size();
+  if (nodes) {
     for (size_t i = 0; i < *numNodes; ++i)
       nodes[i] =
-          i < found->steps.size()
+          i < count
               ? reinterpret_cast<cudaGraphNode_t>(found->steps[i].node.get())
               : nullptr;
-  else
-    *numNodes = found->steps.size();
+    count = std::min(count, *numNodes);
+  }
+  *numNodes = count;
   return cudaSuccess;
 }
 

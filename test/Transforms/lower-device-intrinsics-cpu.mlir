@@ -203,7 +203,7 @@ llvm.func @unused_asm() {
 // Assembly that clobbers memory is kept (and rejected, naming the first
 // instruction the PTX translator does not know).
 llvm.func @clobbering_asm() {
-  // expected-error @below {{uses inline PTX assembly ('trap') that respec cannot translate for the CPU}}
-  %p = llvm.inline_asm "mov.u64 $0, 0;\n\ttrap;", "=l,~{memory}" : () -> i64
+  // expected-error @below {{uses inline PTX assembly ('brkpt') that respec cannot translate for the CPU}}
+  %p = llvm.inline_asm "mov.u64 $0, 0;\n\tbrkpt;", "=l,~{memory}" : () -> i64
   llvm.return
 }

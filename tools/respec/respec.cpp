@@ -24,6 +24,7 @@
 #include "respec/Frontend/WarpSynchronousCheck.h"
 #include "respec/Target/CPUBackend.h"
 #include "respec/Target/NVPTXBackend.h"
+#include "respec/Transforms/Attributes.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/IR/Module.h"
@@ -450,9 +451,13 @@ mlir::OwningOpRef<mlir::ModuleOp> Driver::lowerForNVPTX(
   std::unique_ptr<Module> device = compileDevice(llvmContext, source);
   if (!device)
     return nullptr;
+  std::string ptxVersion = ptxVersionFeature(*device);
   prepareMLIRContext(context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       importDeviceModule(std::move(device), context);
+  if (module && !ptxVersion.empty())
+    (*module)->setAttr(mlir::respec::kPTXVersionAttr,
+                       mlir::StringAttr::get(&context, ptxVersion));
   if (!module || failed(runRaisePipeline(*module)) ||
       failed(runNVPTXLoweringPipeline(*module, options.coarsening, tuning,
                                       hostLaunches)))

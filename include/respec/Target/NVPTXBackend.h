@@ -80,6 +80,10 @@ std::vector<VersionVerdict> pruneKernelVersions(
     int64_t sharedPerBlock, int64_t blockThreads,
     llvm::function_ref<double(int64_t, int64_t, int64_t)> occupancyOf);
 
+/// The PTX ISA version clang compiled `module`'s device code for, as the
+/// target feature it set ("+ptx88"); empty when no function says.
+std::string ptxVersionFeature(const llvm::Module &module);
+
 /// Translates the NVVM kernels to NVPTX LLVM IR, links the toolkit's
 /// libdevice (for the math functions) and optimizes it for `gpuArch`.
 /// Returns null after printing why.

@@ -113,6 +113,12 @@ inline constexpr llvm::StringLiteral kBlockSerialAttr = "respec.block_serial";
 /// Prefix of launch function names.
 inline constexpr llvm::StringLiteral kLaunchPrefix = "__respec_launch.";
 
+/// On the device module (StringAttr): the PTX ISA version clang compiled
+/// the device code for ("+ptx88", from the CUDA toolkit's version), kept
+/// for the NVPTX back end, whose `.version` must be at least that: CUDA's
+/// headers and users' inline assembly use instructions of that version.
+inline constexpr llvm::StringLiteral kPTXVersionAttr = "respec.ptx_version";
+
 /// NVPTX address spaces.
 enum NVPTXAddressSpace : unsigned {
   kGeneric = 0,

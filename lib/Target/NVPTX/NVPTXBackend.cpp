@@ -152,7 +152,7 @@ static void internalizeNonKernels(Module &module) {
 /// kernels' target-features, from the CUDA toolkit's version): CUDA's
 /// headers pick inline assembly by it, so the module's `.version` must be
 /// at least that. Empty when no function says.
-static std::string ptxVersionFeature(const Module &module) {
+std::string ptxVersionFeature(const Module &module) {
   for (const Function &function : module) {
     Attribute features = function.getFnAttribute("target-features");
     if (!features.isValid())
@@ -229,7 +229,13 @@ std::unique_ptr<Module> translateToNVPTXModule(mlir::ModuleOp module,
   // Functions respec built (launch wrappers, outlined kernels) carry no
   // target features; give them the thread functions' PTX version before
   // those are inlined away, so that emitPTX finds it on the kernels.
+  // Inlining in the MLIR pipeline may leave no function with clang's
+  // features; the device module's attribute keeps them.
   std::string ptxVersion = ptxVersionFeature(*result);
+  if (auto recorded = module->getAttrOfType<mlir::StringAttr>(
+          mlir::respec::kPTXVersionAttr);
+      ptxVersion.empty() && recorded)
+    ptxVersion = recorded.getValue().str();
   if (!ptxVersion.empty())
     for (Function &function : *result)
       if (!function.isDeclaration() &&

@@ -302,9 +302,13 @@ static bool checkCapturedKernelParameters() {
   addScalar<<<(n + 127) / 128, 128, 0, stream>>>(device, n, 5);
   cudaGraph_t graph;
   CHECK(cudaStreamEndCapture(stream, &graph));
-  cudaGraphNode_t node;
-  size_t count = 1;
-  CHECK(cudaGraphGetNodes(graph, &node, &count));
+  // A buffer larger than the graph: the rest is null, the count the nodes'.
+  cudaGraphNode_t buffer[4];
+  size_t count = 4;
+  CHECK(cudaGraphGetNodes(graph, buffer, &count));
+  EXPECT(count == 1 && buffer[0] && !buffer[1] && !buffer[3],
+         "captured parameters: cudaGraphGetNodes gave %zu nodes", count);
+  cudaGraphNode_t node = buffer[0];
   cudaKernelNodeParams params = {};
   CHECK(cudaGraphKernelNodeGetParams(node, &params));
   EXPECT(params.func == (void *)addScalar && params.gridDim.x == (n + 127) / 128 &&

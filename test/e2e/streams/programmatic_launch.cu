@@ -5,6 +5,7 @@
 // kernels one after the other, so the wait always finds the data. Built
 // with the toolkit's headers and with respec's own, and run with
 // asynchronous launches.
+// NVPTX: requires sm_90 (griddepcontrol)
 // RUN: %respec -O2 %s -o %t && %t | FileCheck %s
 // RUN: env RESPEC_ASYNC_LAUNCH=1 %t | FileCheck %s
 // RUN: %respec --cuda-path=/nonexistent -O2 %s -o %t.own && %t.own | FileCheck %s
