@@ -117,16 +117,23 @@ bool lastTicketOf(cudaStream_t stream, Ticket *ticket) {
 
 } // namespace
 
+namespace {
+
+/// `priority` within the device's range (CUDA clamps, it does not fail).
+int clampPriority(int priority) {
+  return std::min(leastStreamPriority,
+                  std::max(greatestStreamPriority, priority));
+}
+
+} // namespace
+
 cudaError_t respec::createStream(cudaStream_t *pStream, unsigned flags,
                                  int priority, const char *call) {
   if (!pStream || (flags & ~unsigned(cudaStreamNonBlocking)))
     return reportError(cudaErrorInvalidValue, call);
   auto stream = std::make_unique<Stream>();
   stream->flags = flags;
-  stream->priority = priority > leastStreamPriority ? leastStreamPriority
-                     : priority < greatestStreamPriority
-                         ? greatestStreamPriority
-                         : priority;
+  stream->priority = clampPriority(priority);
   auto handle = reinterpret_cast<cudaStream_t>(stream.get());
   HandleTables &t = tables();
   std::lock_guard<std::mutex> lock(t.mutex);
@@ -256,20 +263,29 @@ extern "C" cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
 
 namespace {
 
-/// Writes what `read` gives for the stream `hStream` to `out`: the shared
-/// checks (a live stream, somewhere to write) of the stream queries.
-template <typename T, typename Read>
-cudaError_t queryStream(cudaStream_t hStream, T *out, const char *call,
-                        Read read) {
+/// Runs `use` on the stream `hStream` under the table lock, or fails `call`
+/// with cudaErrorInvalidResourceHandle when there is no such stream.
+template <typename Use>
+cudaError_t withStream(cudaStream_t hStream, const char *call, Use use) {
   HandleTables &t = tables();
   std::lock_guard<std::mutex> lock(t.mutex);
   Stream *stream = findStreamLocked(t, hStream);
   if (!stream)
     return reportError(cudaErrorInvalidResourceHandle, call);
-  if (!out)
-    return reportError(cudaErrorInvalidValue, call);
-  *out = read(*stream);
-  return cudaSuccess;
+  return use(*stream);
+}
+
+/// Writes what `read` gives for the stream `hStream` to `out`: the shared
+/// checks (a live stream, somewhere to write) of the stream queries.
+template <typename T, typename Read>
+cudaError_t queryStream(cudaStream_t hStream, T *out, const char *call,
+                        Read read) {
+  return withStream(hStream, call, [&](Stream &stream) {
+    if (!out)
+      return reportError(cudaErrorInvalidValue, call);
+    *out = read(stream);
+    return cudaSuccess;
+  });
 }
 
 } // namespace
@@ -322,47 +338,39 @@ bool isStreamAttribute(cudaStreamAttrID attr) {
 extern "C" cudaError_t
 cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
                        const cudaStreamAttrValue *value) {
-  HandleTables &t = tables();
-  std::lock_guard<std::mutex> lock(t.mutex);
-  Stream *stream = findStreamLocked(t, hStream);
-  if (!stream)
-    return reportError(cudaErrorInvalidResourceHandle,
-                       "cudaStreamSetAttribute");
-  if (!value || !isStreamAttribute(attr))
-    return reportError(cudaErrorInvalidValue, "cudaStreamSetAttribute",
-                       "attribute %d", int(attr));
-  if (attr == cudaLaunchAttributePriority) {
-    stream->priority = std::min(
-        leastStreamPriority, std::max(greatestStreamPriority, value->priority));
+  const char *call = "cudaStreamSetAttribute";
+  return withStream(hStream, call, [&](Stream &stream) {
+    if (!value || !isStreamAttribute(attr))
+      return reportError(cudaErrorInvalidValue, call, "attribute %d",
+                         int(attr));
+    if (attr == cudaLaunchAttributePriority)
+      stream.priority = clampPriority(value->priority);
+    else
+      stream.attributes[attr] = *value;
     return cudaSuccess;
-  }
-  stream->attributes[attr] = *value;
-  return cudaSuccess;
+  });
 }
 
 extern "C" cudaError_t cudaStreamGetAttribute(cudaStream_t hStream,
                                               cudaStreamAttrID attr,
                                               cudaStreamAttrValue *value) {
-  HandleTables &t = tables();
-  std::lock_guard<std::mutex> lock(t.mutex);
-  Stream *stream = findStreamLocked(t, hStream);
-  if (!stream)
-    return reportError(cudaErrorInvalidResourceHandle,
-                       "cudaStreamGetAttribute");
-  if (!value || !isStreamAttribute(attr))
-    return reportError(cudaErrorInvalidValue, "cudaStreamGetAttribute",
-                       "attribute %d", int(attr));
-  std::memset(value, 0, sizeof(*value));
-  if (attr == cudaLaunchAttributePriority) {
-    value->priority = stream->priority;
+  const char *call = "cudaStreamGetAttribute";
+  return withStream(hStream, call, [&](Stream &stream) {
+    if (!value || !isStreamAttribute(attr))
+      return reportError(cudaErrorInvalidValue, call, "attribute %d",
+                         int(attr));
+    std::memset(value, 0, sizeof(*value));
+    if (attr == cudaLaunchAttributePriority) {
+      value->priority = stream.priority;
+      return cudaSuccess;
+    }
+    if (attr == cudaLaunchAttributeSynchronizationPolicy)
+      value->syncPolicy = cudaSyncPolicyAuto;
+    auto it = stream.attributes.find(attr);
+    if (it != stream.attributes.end())
+      *value = it->second;
     return cudaSuccess;
-  }
-  if (attr == cudaLaunchAttributeSynchronizationPolicy)
-    value->syncPolicy = cudaSyncPolicyAuto;
-  auto it = stream->attributes.find(attr);
-  if (it != stream->attributes.end())
-    *value = it->second;
-  return cudaSuccess;
+  });
 }
 
 extern "C" cudaError_t cudaStreamCopyAttributes(cudaStream_t dst,
