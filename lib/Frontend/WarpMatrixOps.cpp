@@ -213,6 +213,11 @@ std::pair<unsigned, unsigned> fragmentExtent(Shape shape, char fragment) {
   }
 }
 
+/// How many scalars of `scalar` one register of `type` holds.
+unsigned scalarsPerRegister(Type *type, Type *scalar) {
+  return type->getPrimitiveSizeInBits() / scalar->getPrimitiveSizeInBits();
+}
+
 /// The scalars of one fragment register (a `<2 x half>`, an i32 holding
 /// two bf16, four 8-bit integers or one tf32, a float, ...).
 void unpackRegister(IRBuilder<> &b, Value *reg, Type *scalar,
@@ -222,8 +227,7 @@ void unpackRegister(IRBuilder<> &b, Value *reg, Type *scalar,
     scalars.push_back(reg);
     return;
   }
-  unsigned count =
-      type->getPrimitiveSizeInBits() / scalar->getPrimitiveSizeInBits();
+  unsigned count = scalarsPerRegister(type, scalar);
   if (count == 1) {
     scalars.push_back(b.CreateBitCast(reg, scalar));
     return;
@@ -231,11 +235,6 @@ void unpackRegister(IRBuilder<> &b, Value *reg, Type *scalar,
   Value *vector = b.CreateBitCast(reg, FixedVectorType::get(scalar, count));
   for (unsigned i = 0; i < count; ++i)
     scalars.push_back(b.CreateExtractElement(vector, i));
-}
-
-/// How many scalars of `scalar` one register of `type` holds.
-unsigned scalarsPerRegister(Type *type, Type *scalar) {
-  return type->getPrimitiveSizeInBits() / scalar->getPrimitiveSizeInBits();
 }
 
 /// A register of `type` made of `scalars` (inverse of unpackRegister).
