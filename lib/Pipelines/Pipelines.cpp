@@ -168,6 +168,10 @@ void respec::buildCPUParallelPipeline(OpPassManager &pm,
   if (options.freezeBlockIndices)
     pm.addPass(createFreezeBlockIndicesPass());
   pm.addPass(createEmitModuleTablePass());
+  // Kernels of hundreds of thread loops: the block's code out of the grid
+  // loop, or LLVM's loop passes take time quadratic in the kernel's size.
+  if (options.outlineLargeBlocks)
+    pm.addPass(createOutlineLargeBlocksPass());
 }
 
 void respec::buildCPUToLLVMPipeline(OpPassManager &pm,

@@ -118,6 +118,7 @@ static const OptionalOptimization kOptionalOptimizations[] = {
      &mlir::respec::CPUPipelineOptions::promoteAcrossBarriers},
     {"block-index-freeze",
      &mlir::respec::CPUPipelineOptions::freezeBlockIndices},
+    {"block-outline", &mlir::respec::CPUPipelineOptions::outlineLargeBlocks},
     {"block-rows", &mlir::respec::CPUPipelineOptions::fuseBlockRows},
     {"block-size-spec", &mlir::respec::CPUPipelineOptions::specializeBlockSize},
     {"bounds-checks", &mlir::respec::CPUPipelineOptions::versionBoundsChecks},
@@ -534,7 +535,7 @@ Options:
   --disable-opt=<a,b,...> Turn optional optimizations off (for differential
                           testing): barrier-elim, barrier-uniform-control,
                           barrier-min-cut, barrier-promotion,
-                          block-index-freeze,
+                          block-index-freeze, block-outline,
                           block-rows, block-size-spec, bounds-checks,
                           few-block-grids, inline-worksharing, loop-exits,
                           loop-interchange, parallel-accesses, row-merge,

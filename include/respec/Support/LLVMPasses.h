@@ -7,7 +7,11 @@
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/PassTimingInfo.h"
 #include "llvm/Passes/PassBuilder.h"
+
+#include <cstdlib>
+#include <optional>
 
 namespace respec {
 
@@ -22,13 +26,23 @@ inline void runModulePipeline(
   llvm::FunctionAnalysisManager functionAM;
   llvm::CGSCCAnalysisManager cgsccAM;
   llvm::ModuleAnalysisManager moduleAM;
-  llvm::PassBuilder passBuilder(target, tuning);
+  // RESPEC_TIME_PASSES: LLVM's per-pass report on standard error, as
+  // `opt -time-passes` prints it.
+  llvm::PassInstrumentationCallbacks instrumentation;
+  std::optional<llvm::TimePassesHandler> timing;
+  if (std::getenv("RESPEC_TIME_PASSES")) {
+    timing.emplace(/*Enabled=*/true);
+    timing->registerCallbacks(instrumentation);
+  }
+  llvm::PassBuilder passBuilder(target, tuning, std::nullopt, &instrumentation);
   passBuilder.registerModuleAnalyses(moduleAM);
   passBuilder.registerCGSCCAnalyses(cgsccAM);
   passBuilder.registerFunctionAnalyses(functionAM);
   passBuilder.registerLoopAnalyses(loopAM);
   passBuilder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
   buildPipeline(passBuilder).run(module, moduleAM);
+  if (timing)
+    timing->print();
 }
 
 } // namespace respec

@@ -82,6 +82,15 @@ struct DropPrivateAccessGroupsPass
 std::vector<std::string> findLaunchBlockSizes(const llvm::Module &host,
                                               llvm::TargetMachine &target);
 
+/// Gives every defined device symbol but the kernel table `table`
+/// (mlir::respec::kModuleTableName for CPU device code) internal
+/// linkage: device code of one translation unit is self-contained (no
+/// -rdc), and `__host__ __device__` functions exist on both sides under the
+/// same name. The table stays external until linked, because the linker
+/// drops unreferenced internal symbols; everything else is reachable from
+/// it.
+void internalizeDeviceSymbols(llvm::Module &device, llvm::StringRef table);
+
 /// Links the device module into the host module of the same translation
 /// unit, points clang's fat-binary wrapper at respec's kernel table and
 /// makes every device symbol internal. Host code then reads and writes the

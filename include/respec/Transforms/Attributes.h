@@ -85,6 +85,11 @@ inline constexpr llvm::StringLiteral kAddressSpaceAttr =
 inline constexpr llvm::StringLiteral kThreadFunctionOfAttr =
     "respec.thread_function_of";
 
+/// The global a CPU device module lists its kernels and variables in (a
+/// `respec_module`, runtime/include/respec/abi.h), which clang's fat-binary
+/// wrapper points at once device code is linked into host code.
+inline constexpr llvm::StringLiteral kModuleTableName = "__respec_module_table";
+
 /// The runtime function that returns a block's shared memory
 /// (`void *__respec_shared_memory(uint64_t bytes)`); every call made while
 /// one block runs returns the same storage.

@@ -80,6 +80,9 @@ struct CPUPipelineOptions {
   /// Block indices as opaque values computed once per block (keeps LLVM
   /// from recomputing them by division inside thread loops).
   bool freezeBlockIndices = true;
+  /// The code of blocks with many loops in a function of its own, called
+  /// per block (respec-outline-large-blocks; for LLVM's compile time).
+  bool outlineLargeBlocks = true;
   /// Grids of fewer blocks than cores whose threads never synchronize also
   /// get a version that runs slices of each block's threads on different
   /// cores (respec-find-independent-threads,

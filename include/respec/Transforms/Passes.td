@@ -800,4 +800,35 @@ def EmitModuleTablePass : Pass<"respec-emit-module-table", "ModuleOp"> {
   let dependentDialects = ["LLVM::LLVMDialect"];
 }
 
+def OutlineLargeBlocksPass : Pass<"respec-outline-large-blocks", "ModuleOp"> {
+  let summary = "Run the body of a grid loop with many loops as a call";
+  let description = [{
+    For the CPU back end, last before the grid loop becomes an OpenMP loop.
+    The body of a grid loop (one block's code) that contains at least
+    `min-loops` loops moves into an internal, non-inlinable function of its
+    own, called once per block with the block indices and the values the
+    body uses from outside (`index` values passed as `i64`).
+
+    This is for compile time. After barrier lowering, a large kernel is one
+    LLVM loop (the grid loop) around hundreds of thread loops: CUB's radix
+    sort has over a thousand. Each time LLVM's loop passes change an inner
+    loop (rotation, unswitching, CFG simplification) scalar evolution
+    forgets what it knew about the outermost loop around it, which means
+    every value the grid loop's induction variables reach, the whole kernel:
+    quadratic in the kernel's size. With the block's code in a function of
+    its own, the thread loops' outermost loops are the block's serial loops.
+
+    Constants the body uses are recomputed in the function. Grid loops with
+    results, bodies that use values of types other than `index` and LLVM
+    types from outside, and functions with debug information are left
+    alone.
+  }];
+  let options = [
+    Option<"minLoops", "min-loops", "int64_t", /*default=*/"128",
+           "loops (scf.for, scf.while, scf.parallel) a grid loop's body must "
+           "contain to be outlined">,
+  ];
+  let dependentDialects = ["LLVM::LLVMDialect", "arith::ArithDialect"];
+}
+
 #endif // RESPEC_TRANSFORMS_PASSES

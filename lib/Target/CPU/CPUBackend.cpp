@@ -35,6 +35,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <cstdlib>
+
 using namespace mlir;
 
 namespace respec {
@@ -132,6 +134,10 @@ OwningOpRef<ModuleOp> importDeviceModule(std::unique_ptr<llvm::Module> device,
 static LogicalResult
 runPipeline(ModuleOp module, function_ref<void(OpPassManager &)> build) {
   PassManager pm(module.getContext());
+  // A developer's view of where compile time goes: MLIR's per-pass report
+  // on standard error.
+  if (std::getenv("RESPEC_TIME_PASSES"))
+    pm.enableTiming();
   build(pm);
   return pm.run(module);
 }

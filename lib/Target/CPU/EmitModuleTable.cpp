@@ -125,7 +125,7 @@ bool isDeviceVariable(LLVM::GlobalOp global) {
 
 /// Emits the table. Returns failure if the module already has one.
 static LogicalResult emitModuleTable(ModuleOp module) {
-  constexpr StringLiteral tableName = "__respec_module_table";
+  constexpr StringLiteral tableName = kModuleTableName;
   if (module.lookupSymbol(tableName))
     return module.emitError("module already has a ") << tableName;
   MLIRContext *ctx = module.getContext();

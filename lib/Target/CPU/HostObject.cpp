@@ -8,6 +8,7 @@
 
 #include "respec/Support/LLVMPasses.h"
 #include "respec/Target/CPUBackend.h"
+#include "respec/Transforms/Attributes.h"
 #include "respec_rt/abi.h"
 
 #include "llvm/IR/Constants.h"
@@ -27,7 +28,7 @@ using namespace llvm;
 
 namespace respec {
 
-static constexpr StringLiteral kModuleTableName = "__respec_module_table";
+using mlir::respec::kModuleTableName;
 static constexpr StringLiteral kFatbinWrapperName = "__cuda_fatbin_wrapper";
 
 std::unique_ptr<TargetMachine> createHostTargetMachine(unsigned optLevel) {
@@ -70,13 +71,7 @@ void optimizeModule(Module &module, TargetMachine &target, unsigned optLevel) {
   });
 }
 
-/// Gives every defined device symbol but the kernel table internal linkage:
-/// device code of one translation unit is self-contained (no -rdc), and
-/// `__host__ __device__` functions exist on both sides under the same name.
-/// The table stays external until linked, because the linker drops
-/// unreferenced internal symbols; everything else is reachable from it.
-static void internalizeDeviceSymbols(Module &device,
-                                     StringRef table = kModuleTableName) {
+void internalizeDeviceSymbols(Module &device, StringRef table) {
   for (GlobalValue &value : device.global_values()) {
     if (value.isDeclaration() || value.hasLocalLinkage() ||
         value.getName().starts_with("llvm.") || value.getName() == table)
@@ -193,7 +188,7 @@ static void mergeManagedShadows(Module &host,
 
 bool linkDeviceIntoHost(Module &host, std::unique_ptr<Module> device,
                         ArrayRef<ManagedVariable> managed) {
-  internalizeDeviceSymbols(*device);
+  internalizeDeviceSymbols(*device, kModuleTableName);
   renameManagedDeviceCopies(*device, managed);
   // Linking renames internal device symbols that clash with host ones.
   if (Linker::linkModules(host, std::move(device))) {
@@ -242,7 +237,7 @@ static Constant *buildKernelInfos(Module &module,
 
 bool addOpenCLRegistration(Module &device,
                            ArrayRef<OpenCLKernelSignature> kernels) {
-  internalizeDeviceSymbols(device);
+  internalizeDeviceSymbols(device, kModuleTableName);
   GlobalVariable *table =
       device.getGlobalVariable(kModuleTableName, /*AllowInternal=*/true);
   if (!table) {
