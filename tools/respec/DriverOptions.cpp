@@ -391,6 +391,16 @@ std::optional<DriverOptions> parseDriverOptions(int argc, char **argv) {
         error = true;
       }
       options.cpuPipeline.warpGroupLanes = lanes;
+    } else if (reader.value(arg, "--threads", value, error) ||
+               reader.value(arg, "-t", value, error)) {
+      unsigned threads = 0;
+      if (StringRef(value).getAsInteger(10, threads) || threads > 1024) {
+        errs() << "respec: error: --threads " << value
+               << " is not a number of threads from 0 (one per core) to "
+                  "1024\n";
+        error = true;
+      }
+      options.codegenThreads = threads;
     } else if (reader.value(arg, "--thread-lanes", value, error)) {
       unsigned lanes = 0;
       if (StringRef(value).getAsInteger(10, lanes) || lanes < 2 ||
@@ -511,6 +521,8 @@ Options:
                           kernels run as vector lanes (1, 2, 4, ..., 32;
                           raised to the shuffles' width; default: from the
                           CPU's vector width)
+  --threads=<N>, -t <N>   Threads that compile a large source's code at
+                          once (0, the default: one per core)
   --thread-lanes=<N>      Threads per vector where thread loops around
                           serial loops run as SIMD lanes (2, 4, ..., 64;
                           default: 16 with AVX-512, else 8)

@@ -65,6 +65,9 @@ struct DriverOptions {
   bool verbose = false;
   bool forceCuda = false; ///< -x cu: treat every source as CUDA
   std::string deviceCPU = "native";
+  /// Threads code generation of a large translation unit may use
+  /// (nvcc's --threads/-t); 0: one per core.
+  unsigned codegenThreads = 0;
   /// Threads per vector of respec-vectorize-thread-loops (--thread-lanes);
   /// 0: from the device CPU's vector width.
   unsigned threadLanes = 0;

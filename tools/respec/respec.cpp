@@ -27,11 +27,13 @@
 #include "respec/Transforms/Attributes.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MD5.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -685,6 +687,28 @@ bool Driver::compileCudaForGPU(StringRef source, StringRef objectPath) {
   return emitObjectFile(*host, *target, objectPath);
 }
 
+/// LLVM's linker, next to clang: joins the objects of a module whose code
+/// was generated in parts (emitObjectFileInParallel).
+static std::string partialLinker() {
+  SmallString<256> path(sys::path::parent_path(clangExecutable()));
+  sys::path::append(path, "ld.lld");
+  return path.str().str();
+}
+
+/// A suffix for the symbols of `source`'s object `objectPath` that were
+/// local to its module, the same in every compilation of that source to
+/// that object and different for every other source or object.
+static std::string uniqueSymbolSuffix(StringRef source, StringRef objectPath) {
+  SmallString<256> absolute(source);
+  sys::fs::make_absolute(absolute);
+  MD5 hash;
+  hash.update(absolute);
+  hash.update(StringRef("\0", 1));
+  hash.update(objectPath);
+  MD5::MD5Result result = hash.final();
+  return ".respec." + toHex(ArrayRef(result.data(), 6), /*LowerCase=*/true);
+}
+
 bool Driver::compileCuda(StringRef source, StringRef objectPath) {
   if (options.target == TargetKind::NVPTX)
     return compileCudaForGPU(source, objectPath);
@@ -742,7 +766,9 @@ bool Driver::compileCuda(StringRef source, StringRef objectPath) {
     writeText(intermediatePath(source, "cpu.ll"),
               [&](raw_ostream &os) { host->print(os, nullptr); });
   StageTimer timer("code generation (LLVM)");
-  return emitObjectFile(*host, *target, objectPath);
+  return emitObjectFileInParallel(*host, *target, objectPath,
+                                  options.codegenThreads, partialLinker(),
+                                  uniqueSymbolSuffix(source, objectPath));
 }
 
 bool Driver::compileOpenCL(StringRef source, StringRef objectPath) {

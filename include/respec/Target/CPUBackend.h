@@ -123,6 +123,20 @@ bool addOpenCLRegistration(llvm::Module &device,
 bool emitObjectFile(llvm::Module &module, llvm::TargetMachine &target,
                     llvm::StringRef path);
 
+/// Writes `module` as the object file `path` like emitObjectFile, but with
+/// the code generation of a large module spread over up to `threads`
+/// threads (0: one per core): the module is split into partitions, each
+/// compiled in a thread of its own, and `linker` (an `ld.lld`) joins their
+/// objects into one relocatable object. Symbols local to the module keep
+/// names of their own in the partitions (`uniqueSuffix` is appended), so
+/// that objects of different translation units do not clash. Small
+/// modules, one thread, a module with inline assembly or a missing linker
+/// take emitObjectFile's single thread. `module` is changed.
+bool emitObjectFileInParallel(llvm::Module &module, llvm::TargetMachine &target,
+                              llvm::StringRef path, unsigned threads,
+                              llvm::StringRef linker,
+                              llvm::StringRef uniqueSuffix);
+
 } // namespace respec
 
 #endif
