@@ -75,6 +75,16 @@ struct DropPrivateAccessGroupsPass
                               llvm::FunctionAnalysisManager &);
 };
 
+/// Turns LLVM's loop vectorizer off for innermost loops that access memory
+/// at an extension of a sum containing a narrower extension of an
+/// induction variable, which LLVM 22's vectorizer miscompiles (its run-time
+/// check misses the narrow variable's wrap; GuardWrappingIndices.cpp).
+struct GuardWrappingIndicesPass
+    : llvm::PassInfoMixin<GuardWrappingIndicesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+};
+
 /// The constant block sizes the kernels of a CUDA translation unit are
 /// launched with in its host code `host`, as "KERNEL=BXxBYxBZ" entries
 /// (mangled kernel names) for respec-specialize-block-size. `host` is not

@@ -65,6 +65,7 @@ void optimizeModule(Module &module, TargetMachine &target, unsigned optLevel) {
     passBuilder.registerVectorizerStartEPCallback(
         [](FunctionPassManager &passes, OptimizationLevel) {
           passes.addPass(DropPrivateAccessGroupsPass());
+          passes.addPass(GuardWrappingIndicesPass());
         });
     return optLevel == 0 ? passBuilder.buildO0DefaultPipeline(level)
                          : passBuilder.buildPerModuleDefaultPipeline(level);
