@@ -103,10 +103,13 @@ static std::vector<std::string> driverArguments(const FrontendOptions &options,
   } else {
     args.push_back("--cuda-path=" + options.cudaToolkitPath);
     // After clang's CUDA wrapper header, which includes the toolkit's.
-    SmallString<256> managed(options.respecCudaIncludeDir);
-    sys::path::append(managed, "__respec_managed.h");
-    args.push_back("-include");
-    args.push_back(managed.str().str());
+    for (StringRef header :
+         {"__respec_managed.h", "__respec_device_extras.h"}) {
+      SmallString<256> path(options.respecCudaIncludeDir);
+      sys::path::append(path, header);
+      args.push_back("-include");
+      args.push_back(path.str().str());
+    }
   }
   if (side == CudaSide::Device) {
     // nvcc optimizes device code whatever -O says; the CPU back end

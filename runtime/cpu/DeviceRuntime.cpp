@@ -179,6 +179,24 @@ extern "C" uint32_t __respec_smid(void) {
   return uint32_t(thread) % __respec_nsmid();
 }
 
+// PTX `fns.b32` (CUDA's __fns): the position of the |offset|-th set bit of
+// `mask` counting from bit `base` (included) upwards for a positive offset,
+// downwards for a negative one; for offset 0, `base` itself if that bit is
+// set. 0xffffffff if there is no such bit.
+extern "C" uint32_t __respec_fns(uint32_t mask, uint32_t base, int32_t offset) {
+  if (base > 31)
+    return 0xffffffffu;
+  if (offset == 0)
+    return (mask >> base) & 1u ? base : 0xffffffffu;
+  int64_t remaining = offset > 0 ? int64_t(offset) : -int64_t(offset);
+  int step = offset > 0 ? 1 : -1;
+  for (int position = int(base); position >= 0 && position < 32;
+       position += step)
+    if ((mask >> position) & 1u && --remaining == 0)
+      return uint32_t(position);
+  return 0xffffffffu;
+}
+
 extern "C" int32_t __respec_address_space(const void *pointer) {
   if (sharedMemory.contains(pointer))
     return RESPEC_ADDRESS_SPACE_SHARED;

@@ -152,6 +152,27 @@ static void replaceWithTimerCall(Operation *op, StringRef runtimeFunction) {
   op->erase();
 }
 
+/// PTX's `fns` (CUDA's `__fns`, the n-th set bit of a mask, which
+/// cooperative groups' coalesced groups use) has no x86 instruction: the
+/// runtime computes it.
+static void replaceFindNthSetBit(LLVM::CallIntrinsicOp fns) {
+  auto module = fns->getParentOfType<ModuleOp>();
+  OpBuilder builder(fns);
+  Type i32 = builder.getI32Type();
+  LLVM::LLVMFuncOp callee =
+      module.lookupSymbol<LLVM::LLVMFuncOp>("__respec_fns");
+  if (!callee) {
+    OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+    callee = LLVM::LLVMFuncOp::create(
+        top, module.getLoc(), "__respec_fns",
+        LLVM::LLVMFunctionType::get(i32, {i32, i32, i32}));
+  }
+  auto call =
+      LLVM::CallOp::create(builder, fns.getLoc(), callee, fns.getArgs());
+  fns.getResult(0).replaceAllUsesWith(call.getResult());
+  fns.erase();
+}
+
 /// `__trap()` would be the CPU's trap instruction (SIGILL, no message):
 /// the runtime reports it and stops the process instead.
 static void replaceTrap(LLVM::Trap trap) {
@@ -370,6 +391,11 @@ struct LowerDeviceIntrinsicsToCPUPass
       }
       if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
         StringRef name = intrinsic.getIntrin();
+        if (name == "llvm.nvvm.fns" && intrinsic.getNumResults() == 1 &&
+            intrinsic.getArgs().size() == 3) {
+          replaceFindNthSetBit(intrinsic);
+          continue;
+        }
         if (name.starts_with("llvm.nvvm."))
           failedAny |= failed(lowerNVVMFeature(op, name, name));
         continue;

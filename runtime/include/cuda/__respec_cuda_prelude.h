@@ -239,6 +239,7 @@ __cvta_generic_to_global(const void *__p) {
 #include <__clang_cuda_complex_builtins.h>
 // Texture and surface objects (after the vector types and the runtime API's
 // handle types, as in clang's wrapper).
+#include "__respec_device_extras.h"
 #include "texture_indirect_functions.h"
 
 //===----------------------------------------------------------------------===//
