@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <cxxabi.h>
+#include <ctime>
 #include <mutex>
 #include <unistd.h>
 
@@ -22,6 +23,8 @@ namespace {
 
 std::atomic<int> runningKernels{0};
 std::atomic<const char *> lastKernel{nullptr};
+/// 0 until a fault is reported, 1 while its message is written, 2 after.
+std::atomic<int> faultReport{0};
 struct sigaction previousSegv, previousBus;
 
 void writeText(const char *text) {
@@ -37,7 +40,16 @@ void writeText(const char *text) {
 
 void reportFault(int signal, siginfo_t *info, void *context) {
   struct sigaction &previous = signal == SIGBUS ? previousBus : previousSegv;
-  if (runningKernels.load(std::memory_order_acquire) > 0) {
+  int none = 0;
+  if (runningKernels.load(std::memory_order_acquire) > 0 &&
+      !faultReport.compare_exchange_strong(none, 1)) {
+    // Another thread of the grid faulted at the same time: one message
+    // per process, and this thread's fault must not end the process before
+    // that message is out.
+    const struct timespec pause = {0, 1000000};
+    while (faultReport.load(std::memory_order_acquire) != 2)
+      nanosleep(&pause, nullptr);
+  } else if (runningKernels.load(std::memory_order_acquire) > 0) {
     std::fflush(stdout);
     const char *mangled = lastKernel.load(std::memory_order_acquire);
     int status = -1;
@@ -55,6 +67,7 @@ void reportFault(int signal, siginfo_t *info, void *context) {
               "(cudaErrorIllegalAddress on a GPU); the program stops\n");
     writeText("respec: note: indices past the end of an allocation and "
               "pointers to freed memory are the usual causes\n");
+    faultReport.store(2, std::memory_order_release);
   }
   // Hand the fault to whoever handled it before (by default the process
   // ends with the signal); the faulting access runs again and faults again.
