@@ -586,6 +586,12 @@ public:
   std::string failure;
 
 private:
+  /// The condition code's carry flag (CC.CF, an i1) as the last `.cc`
+  /// instruction of this asm statement set it; null before the first.
+  /// CUDA keeps carry chains within one asm statement: the compiler may
+  /// put other instructions between two.
+  Value *carryFlag = nullptr;
+
   using Handler = bool (PTXTranslator::*)(const PtxStatement &);
 
   bool translateStatement(const PtxStatement &statement);
@@ -685,6 +691,7 @@ private:
   bool translateCopySign(const PtxStatement &statement);
   bool translateTestp(const PtxStatement &statement);
   bool translateMul24(const PtxStatement &statement);
+  bool translateCarry(const PtxStatement &statement);
   bool translateTrap(const PtxStatement &statement);
   bool translateGridDependency(const PtxStatement &statement);
   Value *callCounter(StringRef name, Type *type);
@@ -848,6 +855,7 @@ PTXTranslator::Handler PTXTranslator::handlerFor(StringRef opcode) const {
       .Case("copysign", &PTXTranslator::translateCopySign)
       .Case("testp", &PTXTranslator::translateTestp)
       .Cases({"mul24", "mad24"}, &PTXTranslator::translateMul24)
+      .Cases({"addc", "subc", "madc"}, &PTXTranslator::translateCarry)
       .Case("trap", &PTXTranslator::translateTrap)
       .Case("griddepcontrol", &PTXTranslator::translateGridDependency)
       .Cases({"and", "or", "xor", "not", "cnot"},
@@ -1683,9 +1691,8 @@ bool PTXTranslator::translateFloatArithmetic(const PtxStatement &statement) {
 bool PTXTranslator::translateIntegerArithmetic(const PtxStatement &statement) {
   PtxType type = typesOf(statement)[0];
   StringRef op = statement.opcode;
-  // Carry chains (add.cc, addc) would need the condition code register.
   if (statement.has("cc"))
-    return false;
+    return translateCarry(statement);
   bool wide = statement.has("wide");
   bool high = statement.has("hi");
   bool saturating = statement.has("sat");
@@ -2069,6 +2076,60 @@ bool PTXTranslator::translateTestp(const PtxStatement &statement) {
   if (!value)
     return false;
   return write(ops[0], b.createIsFPClass(value, test));
+}
+
+/// Carry chains of multi-word arithmetic: add.cc, addc{.cc}, sub.cc,
+/// subc{.cc}, mad{.lo,.hi}.cc and madc{.lo,.hi}{.cc} on 32- and 64-bit
+/// integers. addc adds the carry flag, subc subtracts it (a borrow), madc
+/// adds it to the product's half plus c; `.cc` sets the flag to the carry
+/// (or borrow) out of the result's width.
+bool PTXTranslator::translateCarry(const PtxStatement &statement) {
+  SmallVector<PtxType, 3> types = typesOf(statement);
+  StringRef op = statement.opcode;
+  bool withCarry = op.ends_with("c");
+  StringRef base = withCarry ? op.drop_back() : op;
+  unsigned arity = base == "mad" ? 3 : 2;
+  const auto &ops = statement.operands;
+  // A predicated instruction would leave the flag set on one path only.
+  if (types.size() != 1 || types[0].lanes != 1 || !types[0].isInteger() ||
+      (types[0].bits != 32 && types[0].bits != 64) ||
+      ops.size() != arity + 1 || !statement.guard.empty() ||
+      (withCarry && !carryFlag) || statement.has("sat") ||
+      (base == "mad" && !statement.has("lo") && !statement.has("hi")))
+    return false;
+  unsigned bits = types[0].bits;
+  Type *word = b.getIntNTy(bits), *doubleWord = b.getIntNTy(2 * bits);
+  Value *a = read(ops[1], word), *c = read(ops[2], word);
+  Value *addend = arity == 3 ? read(ops[3], word) : nullptr;
+  if (!a || !c || (arity == 3 && !addend))
+    return false;
+  Value *carryIn = withCarry ? b.CreateZExt(carryFlag, doubleWord)
+                             : ConstantInt::get(doubleWord, 0);
+  Value *wide;
+  if (base == "sub") {
+    // a - (c + CF) in twice the width: the borrow shows in the high half.
+    wide = b.CreateSub(b.CreateZExt(a, doubleWord),
+                       b.CreateAdd(b.CreateZExt(c, doubleWord), carryIn));
+  } else {
+    Value *first = a, *second = c;
+    if (base == "mad") {
+      bool isSigned = types[0].isSigned();
+      Value *product = b.CreateMul(extend(a, 2 * bits, isSigned),
+                                   extend(c, 2 * bits, isSigned));
+      if (statement.has("hi"))
+        product = b.CreateLShr(product, bits);
+      first = b.CreateTrunc(product, word);
+      second = addend;
+    }
+    wide = b.CreateAdd(
+        b.CreateAdd(b.CreateZExt(first, doubleWord),
+                    b.CreateZExt(second, doubleWord)),
+        carryIn);
+  }
+  if (statement.has("cc"))
+    carryFlag = b.CreateICmpNE(b.CreateLShr(wide, bits),
+                               ConstantInt::get(doubleWord, 0));
+  return write(ops[0], b.CreateTrunc(wide, word));
 }
 
 /// mul24.{lo,hi}.{s32,u32} d, a, b and mad24.lo d, a, b, c: the 48-bit
