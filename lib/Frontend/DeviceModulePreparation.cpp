@@ -286,4 +286,27 @@ bool prepareDeviceModule(Module &module, DeviceLanguage language) {
   return verifySelfContained(module, language);
 }
 
+bool reportWideIntegerFloatConversions(const Module &module) {
+  bool found = false;
+  for (const Function &function : module)
+    for (const Instruction &instruction : instructions(function)) {
+      if (!isa<FPToSIInst, FPToUIInst, SIToFPInst, UIToFPInst>(instruction))
+        continue;
+      Type *integer = isa<FPToSIInst, FPToUIInst>(instruction)
+                          ? instruction.getType()
+                          : instruction.getOperand(0)->getType();
+      if (integer->getScalarSizeInBits() <= 64)
+        continue;
+      printLocationPrefix(errs(), instruction.getDebugLoc())
+          << "error: conversion between a " << integer->getScalarSizeInBits()
+          << "-bit integer and a floating-point type in '"
+          << demangle(function.getName().str())
+          << "' is not supported for --target=nvptx yet (LLVM's NVPTX code "
+             "generator has no such conversion; convert through 64-bit "
+             "integers)\n";
+      found = true;
+    }
+  return found;
+}
+
 } // namespace respec

@@ -248,6 +248,9 @@ Driver::compileDevice(LLVMContext &context, StringRef source,
     }
     if (!prepareDeviceModule(*device))
       return nullptr;
+    if (options.target != TargetKind::CPU &&
+        reportWideIntegerFloatConversions(*device))
+      return nullptr;
     // A GPU runs a block's threads concurrently; only the CPU target runs
     // them one after the other.
     if (options.target == TargetKind::CPU) {

@@ -17,6 +17,13 @@ enum class DeviceLanguage { Cuda, OpenCL };
 bool prepareDeviceModule(llvm::Module &module,
                          DeviceLanguage language = DeviceLanguage::Cuda);
 
+/// For --target=nvptx: reports, as `file:line:col: error: ...`, each
+/// conversion between an integer wider than 64 bits (`__int128`) and a
+/// floating-point type, which LLVM's NVPTX code generator cannot compile
+/// (it stops with "unsupported library call operation"). Returns true if
+/// there was one.
+bool reportWideIntegerFloatConversions(const llvm::Module &module);
+
 } // namespace respec
 
 #endif
