@@ -2092,9 +2092,9 @@ bool PTXTranslator::translateCarry(const PtxStatement &statement) {
   const auto &ops = statement.operands;
   // A predicated instruction would leave the flag set on one path only.
   if (types.size() != 1 || types[0].lanes != 1 || !types[0].isInteger() ||
-      (types[0].bits != 32 && types[0].bits != 64) ||
-      ops.size() != arity + 1 || !statement.guard.empty() ||
-      (withCarry && !carryFlag) || statement.has("sat") ||
+      (types[0].bits != 32 && types[0].bits != 64) || ops.size() != arity + 1 ||
+      !statement.guard.empty() || (withCarry && !carryFlag) ||
+      statement.has("sat") ||
       (base == "mad" && !statement.has("lo") && !statement.has("hi")))
     return false;
   unsigned bits = types[0].bits;
@@ -2121,10 +2121,9 @@ bool PTXTranslator::translateCarry(const PtxStatement &statement) {
       first = b.CreateTrunc(product, word);
       second = addend;
     }
-    wide = b.CreateAdd(
-        b.CreateAdd(b.CreateZExt(first, doubleWord),
-                    b.CreateZExt(second, doubleWord)),
-        carryIn);
+    wide = b.CreateAdd(b.CreateAdd(b.CreateZExt(first, doubleWord),
+                                   b.CreateZExt(second, doubleWord)),
+                       carryIn);
   }
   if (statement.has("cc"))
     carryFlag = b.CreateICmpNE(b.CreateLShr(wide, bits),

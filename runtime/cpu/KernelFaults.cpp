@@ -14,8 +14,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cxxabi.h>
 #include <ctime>
+#include <cxxabi.h>
 #include <mutex>
 #include <unistd.h>
 
