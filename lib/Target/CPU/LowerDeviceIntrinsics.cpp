@@ -127,12 +127,13 @@ static std::string userFunctionName(Operation *op) {
 }
 
 static LLVM::LLVMFuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
-                                               Type result) {
+                                               Type result,
+                                               ArrayRef<Type> params = {}) {
   if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return existing;
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
   return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name,
-                                  LLVM::LLVMFunctionType::get(result, {}));
+                                  LLVM::LLVMFunctionType::get(result, params));
 }
 
 /// Replaces `op` (a clock or timer read) by a call to the runtime, truncated
@@ -160,13 +161,7 @@ static void replaceFindNthSetBit(LLVM::CallIntrinsicOp fns) {
   OpBuilder builder(fns);
   Type i32 = builder.getI32Type();
   LLVM::LLVMFuncOp callee =
-      module.lookupSymbol<LLVM::LLVMFuncOp>("__respec_fns");
-  if (!callee) {
-    OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
-    callee = LLVM::LLVMFuncOp::create(
-        top, module.getLoc(), "__respec_fns",
-        LLVM::LLVMFunctionType::get(i32, {i32, i32, i32}));
-  }
+      declareRuntimeFunction(module, "__respec_fns", i32, {i32, i32, i32});
   auto call =
       LLVM::CallOp::create(builder, fns.getLoc(), callee, fns.getArgs());
   fns.getResult(0).replaceAllUsesWith(call.getResult());
