@@ -40,16 +40,16 @@ void writeText(const char *text) {
 
 void reportFault(int signal, siginfo_t *info, void *context) {
   struct sigaction &previous = signal == SIGBUS ? previousBus : previousSegv;
+  bool inKernel = runningKernels.load(std::memory_order_acquire) > 0;
   int none = 0;
-  if (runningKernels.load(std::memory_order_acquire) > 0 &&
-      !faultReport.compare_exchange_strong(none, 1)) {
+  if (inKernel && !faultReport.compare_exchange_strong(none, 1)) {
     // Another thread of the grid faulted at the same time: one message
     // per process, and this thread's fault must not end the process before
     // that message is out.
     const struct timespec pause = {0, 1000000};
     while (faultReport.load(std::memory_order_acquire) != 2)
       nanosleep(&pause, nullptr);
-  } else if (runningKernels.load(std::memory_order_acquire) > 0) {
+  } else if (inKernel) {
     std::fflush(stdout);
     const char *mangled = lastKernel.load(std::memory_order_acquire);
     int status = -1;
