@@ -21,13 +21,28 @@
 // of two (respec-specialize-block-size): a thread loop that reads it came
 // out wrong for the block's last thread.
 //
+// It also miscompiles a loop whose trip count it does not know and whose
+// address extends an induction variable that wraps within a few lanes:
+//
+//   for (long i = 0; i < n; i++) { int t = i; if (t < m) out[t] = A[t & 7]; }
+//
+// `t & 7` is `zext i3 {0,+,1}`; with 16 lanes the vector loop loads
+// A[0..15], past the table (also with `& 15`; `& 31` and wider masks come
+// out right). In CUDA: `lut[threadIdx.x & 7]` or `% 8` in a kernel whose
+// block size is not a constant at the launch (with a constant one the trip
+// count is known and the loop comes out right).
+//
 // This pass, run just before the vectorizer, turns vectorization off for
 // each innermost loop with a memory access whose address, as scalar
 // evolution sees it, extends a value that itself contains an extension of
 // one of the loop's induction variables. Such nesting appears only where an
 // induction variable wraps within a narrower type (the folds of scalar
 // evolution remove the extensions of induction variables that cannot
-// wrap), so ordinary thread loops are not affected.
+// wrap), so ordinary thread loops are not affected. So it does for loops
+// whose address extends a loop-varying value narrower than 16 bits, unless
+// the loop's trip count is known to stay within that width: the wrap then
+// comes after as few iterations as a vector loop may run at once (up to 64
+// lanes of bytes, times the interleaving).
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,12 +83,40 @@ bool hasNestedCastOfInduction(const SCEV *address, const Loop &loop,
   });
 }
 
+/// Widths below which an extended induction variable may wrap within the
+/// iterations one vector loop step runs.
+constexpr unsigned kNarrowBits = 16;
+
+/// True if `address` extends a loop-varying value of fewer than kNarrowBits
+/// bits that may wrap in `loop`: its trip count is not known to stay below
+/// 2^bits.
+bool hasNarrowWrappingExtension(const SCEV *address, const Loop &loop,
+                                ScalarEvolution &scalarEvolution) {
+  return SCEVExprContains(address, [&](const SCEV *node) {
+    auto *cast = dyn_cast<SCEVIntegralCastExpr>(node);
+    if (!cast ||
+        !(isa<SCEVZeroExtendExpr>(cast) || isa<SCEVSignExtendExpr>(cast)))
+      return false;
+    const SCEV *narrow = cast->getOperand();
+    uint64_t bits = scalarEvolution.getTypeSizeInBits(narrow->getType());
+    if (bits >= kNarrowBits || scalarEvolution.isLoopInvariant(narrow, &loop))
+      return false;
+    const SCEV *maxTaken =
+        scalarEvolution.getConstantMaxBackedgeTakenCount(&loop);
+    auto *constant = dyn_cast<SCEVConstant>(maxTaken);
+    return !constant || constant->getAPInt().getActiveBits() >= bits;
+  });
+}
+
 bool hasWrappingAccess(const Loop &loop, ScalarEvolution &scalarEvolution) {
   for (BasicBlock *block : loop.blocks())
     for (Instruction &instruction : *block) {
       Value *pointer = getLoadStorePointerOperand(&instruction);
-      if (pointer && hasNestedCastOfInduction(scalarEvolution.getSCEV(pointer),
-                                              loop, scalarEvolution))
+      if (!pointer)
+        continue;
+      const SCEV *address = scalarEvolution.getSCEV(pointer);
+      if (hasNestedCastOfInduction(address, loop, scalarEvolution) ||
+          hasNarrowWrappingExtension(address, loop, scalarEvolution))
         return true;
     }
   return false;
