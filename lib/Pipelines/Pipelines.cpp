@@ -135,7 +135,9 @@ void respec::buildCPUParallelPipeline(OpPassManager &pm,
   if (options.promoteAcrossBarriers)
     pm.addPass(createPromoteAcrossBarriersPass());
   pm.addPass(createLowerBarriersPass(
-      {/*minimizeCrossing=*/options.minCutAcrossBarriers}));
+      {/*minimizeCrossing=*/options.minCutAcrossBarriers,
+       /*markBarriers=*/options.parallelizeFewBlockGrids &&
+           options.parallelizeFewBlockBarrierGrids}));
   // Branches on the thread index (halo loads, reduction steps, bounds
   // checks) out of the thread loops, which then vectorize.
   if (options.splitThreadIndexSets)
@@ -159,7 +161,9 @@ void respec::buildCPUParallelPipeline(OpPassManager &pm,
   // Grids of fewer blocks than cores: a version whose blocks run as slices
   // of threads on several cores.
   if (options.parallelizeFewBlockGrids)
-    pm.addPass(createParallelizeFewBlockGridsPass());
+    pm.addPass(createParallelizeFewBlockGridsPass(
+        {/*minBlockThreads=*/128,
+         /*barrierGrids=*/options.parallelizeFewBlockBarrierGrids}));
   // `tid / 16`, `tid % 16`: the threads of a group as an inner loop whose
   // addresses are affine, for LLVM's vectorizer.
   if (options.splitThreadGroups)

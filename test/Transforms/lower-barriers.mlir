@@ -1,5 +1,6 @@
 // RUN: respec-opt --respec-lower-barriers %s | FileCheck %s
 // RUN: respec-opt --respec-lower-barriers=min-cut=false %s | FileCheck %s --check-prefix=NOMC
+// RUN: respec-opt --respec-lower-barriers=mark-barriers %s | FileCheck %s --check-prefix=MARK
 
 // Fission with a minimum cut: %v (4 bytes) is kept across the barrier and
 // its zext, not the 8-byte zext; of the i64 chain a -> s -> s2 only %a is
@@ -311,4 +312,70 @@ func.func @interchange_switch(%n: index, %p: !llvm.ptr, %k: index) {
     scf.reduce
   } {respec.parallel_level = "grid"}
   return
+}
+
+// With mark-barriers, in a grid synchronized only by barriers, each of the
+// kernel's barriers leaves a call of __respec_barrier_point at block level
+// where it was: after the first thread loop, and at the end of a serial
+// loop's body (its second barrier). The barrier the interchange of serial
+// loops put at the start of the body (respec.interchange) leaves none, nor
+// do barriers of grids without the mark.
+// MARK-LABEL: llvm.func @marked(
+// MARK: scf.parallel
+// MARK: {respec.parallel_level = "block"}
+// MARK-NEXT: llvm.call @__respec_barrier_point() : () -> ()
+// MARK-NOT: __respec_barrier_point
+// MARK: scf.for
+// MARK-NOT: __respec_barrier_point
+// MARK: {respec.parallel_level = "block"}
+// MARK-NEXT: llvm.call @__respec_barrier_point() : () -> ()
+// MARK-NEXT: }
+// MARK: } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
+// MARK-LABEL: llvm.func @unmarked(
+// MARK-NOT: __respec_barrier_point
+// MARK: llvm.return
+// MARK: llvm.func @__respec_barrier_point()
+llvm.func @marked(%gx64: i64, %bx64: i64, %n64: i64, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %gx = arith.index_castui %gx64 : i64 to index
+  %bx = arith.index_castui %bx64 : i64 to index
+  %n = arith.index_castui %n64 : i64 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%bx) step (%c1) {
+      %i = arith.index_cast %t : index to i64
+      %p = llvm.getelementptr %out[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %p : !llvm.ptr -> f32
+      llvm.store %v, %p : f32, !llvm.ptr
+      respec.barrier(%t)
+      scf.for %k = %c0 to %n step %c1 {
+        respec.barrier(%t) {respec.interchange}
+        %w = llvm.load %p : !llvm.ptr -> f32
+        %x = llvm.fadd %w, %w : f32
+        llvm.store %x, %p : f32, !llvm.ptr
+        respec.barrier(%t)
+      }
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+llvm.func @unmarked(%gx64: i64, %bx64: i64, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %gx = arith.index_castui %gx64 : i64 to index
+  %bx = arith.index_castui %bx64 : i64 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%t) = (%c0) to (%bx) step (%c1) {
+      %i = arith.index_cast %t : index to i64
+      %p = llvm.getelementptr %out[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %p : !llvm.ptr -> f32
+      respec.barrier(%t)
+      llvm.store %v, %p : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  llvm.return
 }

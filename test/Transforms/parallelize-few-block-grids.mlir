@@ -1,6 +1,7 @@
 // RUN: %respec-opt --respec-parallelize-few-block-grids -split-input-file %s | FileCheck %s
 // RUN: %respec-opt --respec-parallelize-few-block-grids=min-block-threads=512 -split-input-file %s | FileCheck %s --check-prefix=MIN
 // RUN: %respec-opt --respec-parallelize-few-block-grids --respec-serialize-thread-loops --convert-scf-to-openmp -split-input-file %s | FileCheck %s --check-prefix=OMP
+// RUN: %respec-opt --respec-parallelize-few-block-grids=barrier-grids=false -split-input-file %s | FileCheck %s --check-prefix=NOBAR
 
 // Independent threads, a vectorized main loop (16 lanes) and its remainder
 // loop, per-thread scratch storage at block level. With at most half as
@@ -460,5 +461,185 @@ llvm.func @__respec_launch.dead_thread0_read(%gx32: i32, %out: !llvm.ptr) {
     } {respec.parallel_level = "block"}
     scf.reduce
   } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+
+// -----
+
+// Threads synchronized only by barriers (respec.barrier_synchronized_threads)
+// with work between barriers (here a loop of %m steps in a thread loop)
+// run as slices too, when the runtime says the team runs that many threads
+// at once (__respec_slice_team_size). The launching thread sets up one
+// group per block (__respec_slice_groups_begin: blocks, slices, shared
+// bytes, and the block's per-thread storage, here 4 bytes per thread,
+// rounded up to 64). In the block, the runtime's shared memory and the
+// per-thread scratch array become the group's, and the barrier mark
+// becomes a barrier of the slices. The vector loop starting at a run-time
+// %m is cut at its own iterations nearest the slice bounds; the barrier
+// before it would repeat the mark's and the one after it ends the block:
+// neither is kept. The version for other launches keeps the grid as it
+// was, without the mark, and the mark's declaration goes.
+// CHECK-LABEL: llvm.func @__respec_launch.synchronized(
+// CHECK-SAME: %[[GX32:[^:]*]]: i32, %[[BX32:[^:]*]]: i32, %[[M32:[^:]*]]: i32
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[BX:.*]] = arith.index_castui %[[BX32]]
+// CHECK-DAG: %[[M:.*]] = arith.index_castui %[[M32]]
+// CHECK-DAG: %[[SHAREDBYTES:.*]] = llvm.mlir.constant(4096 : i64)
+// CHECK: llvm.call @__respec_slice_team_size() : () -> i32
+// CHECK: scf.if
+// CHECK: %[[PERTHREAD:.*]] = arith.muli %[[BX]], %{{.*}} : index
+// CHECK: %[[PERTHREAD64:.*]] = arith.index_castui %[[PERTHREAD]] : index to i64
+// CHECK: %[[LINES:.*]] = arith.ceildivui %[[PERTHREAD64]], %[[C64:.*]] : i64
+// CHECK: %[[ROUNDED:.*]] = arith.muli %[[LINES]], %[[C64]] : i64
+// CHECK: %[[PRIVATEBYTES:.*]] = arith.addi %{{.*}}, %[[ROUNDED]] : i64
+// CHECK: %[[GROUPS:.*]] = llvm.call @__respec_slice_groups_begin(%{{.*}}, %{{.*}}, %[[SHAREDBYTES]], %[[PRIVATEBYTES]])
+// CHECK: scf.parallel (%[[B:.*]], %[[S:.*]]) =
+// CHECK: %[[GROUP:.*]] = arith.index_castui %[[B]] : index to i64
+// CHECK: %[[SHARED:.*]] = llvm.call @__respec_slice_group_shared(%[[GROUPS]], %[[GROUP]])
+// CHECK: %[[PRIVATE:.*]] = llvm.call @__respec_slice_group_private(%[[GROUPS]], %[[GROUP]])
+// CHECK: %[[ARRAY:.*]] = llvm.getelementptr %[[PRIVATE]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NOT: __respec_block_scratch
+// CHECK: scf.parallel
+// CHECK: llvm.getelementptr %[[SHARED]]
+// CHECK: llvm.getelementptr %[[ARRAY]]
+// CHECK: {respec.parallel_level = "block"}
+// CHECK-NEXT: llvm.call @__respec_slice_barrier(%[[GROUPS]], %[[GROUP]])
+// CHECK-NEXT: %[[FROM:.*]] = arith.maxui %{{.*}}, %[[M]] : index
+// CHECK-NEXT: %[[SPAN:.*]] = arith.subi %[[FROM]], %[[M]] : index
+// CHECK-NEXT: %[[STEPS:.*]] = arith.ceildivui %[[SPAN]], %[[C16]] : index
+// CHECK-NEXT: %[[OFFSET:.*]] = arith.muli %[[STEPS]], %[[C16]] : index
+// CHECK-NEXT: %[[LO:.*]] = arith.addi %[[M]], %[[OFFSET]] : index
+// CHECK: %[[HI:.*]] = arith.select
+// CHECK-NOT: __respec_slice_barrier
+// CHECK: scf.parallel (%{{.*}}) = (%[[LO]]) to (%[[HI]]) step (%[[C16]])
+// CHECK: {respec.parallel_level = "block"}
+// CHECK-NEXT: scf.reduce
+// CHECK-NEXT: } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
+// CHECK-NEXT: } else {
+// CHECK-NOT: __respec_barrier_point
+// CHECK: llvm.call @__respec_shared_memory
+// CHECK: llvm.call @__respec_block_scratch
+// CHECK: } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
+// CHECK-NOT: __respec_barrier_point
+// CHECK: llvm.return
+// CHECK-NOT: __respec_barrier_point
+
+// Without barrier-grids the grid is left as it was, less the mark.
+// NOBAR-LABEL: llvm.func @__respec_launch.synchronized(
+// NOBAR-NOT: __respec_slice
+// NOBAR-NOT: __respec_barrier_point
+// NOBAR: llvm.return
+llvm.func @__respec_block_scratch(i64) -> !llvm.ptr
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+llvm.func @__respec_barrier_point()
+llvm.func @__respec_launch.synchronized(%gx32: i32, %bx32: i32, %m32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bx = arith.index_castui %bx32 : i32 to index
+  %m = arith.index_castui %m32 : i32 to index
+  %shared_bytes = llvm.mlir.constant(4096 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    %shared = llvm.call @__respec_shared_memory(%shared_bytes) : (i64) -> !llvm.ptr
+    %c4 = arith.constant 4 : index
+    %bytes_index = arith.muli %bx, %c4 : index
+    %bytes = arith.index_castui %bytes_index : index to i64
+    %private = llvm.call @__respec_block_scratch(%bytes) {respec.thread_private} : (i64) -> !llvm.ptr
+    scf.parallel (%x) = (%c0) to (%bx) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %v0 = arith.uitofp %xi : i64 to f32
+      %v = scf.for %r = %c0 to %m step %c1 iter_args(%acc = %v0) -> (f32) {
+        %twice = llvm.fadd %acc, %acc : f32
+        scf.yield %twice : f32
+      }
+      %slot = llvm.getelementptr %shared[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %slot : f32, !llvm.ptr
+      %mine = llvm.getelementptr %private[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %mine : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    llvm.call @__respec_barrier_point() : () -> ()
+    scf.parallel (%x) = (%m) to (%bx) step (%c16) {
+      %xi = arith.index_castui %x : index to i64
+      %mine = llvm.getelementptr %private[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %mine : !llvm.ptr -> vector<16xf32>
+      %slot = llvm.getelementptr %shared[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %w = llvm.load %slot : !llvm.ptr -> vector<16xf32>
+      %s = llvm.fadd %v, %w : vector<16xf32>
+      %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %s, %dst : vector<16xf32>, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+
+// -----
+
+// A cooperative launch (respec.syncs_grid) has a thread per block and none
+// to spare: its barrier-synchronized grid is not sliced.
+// CHECK-LABEL: llvm.func @__respec_launch.cooperative(
+// CHECK-NOT: __respec_slice
+// CHECK: llvm.return
+llvm.func @__respec_launch.cooperative(%gx32: i32, %out: !llvm.ptr) attributes {respec.syncs_grid} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %v = arith.uitofp %xi : i64 to f32
+      %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %dst : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
+  llvm.return
+}
+
+// -----
+
+// Barriers around a few operations per thread (a tile staged through
+// shared memory): the slices' waits would cost more than the work they
+// share, so the grid is not sliced (and loses its mark).
+// CHECK-LABEL: llvm.func @__respec_launch.light(
+// CHECK-NOT: __respec_slice
+// CHECK-NOT: __respec_barrier_point
+// CHECK: llvm.return
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+llvm.func @__respec_barrier_point()
+llvm.func @__respec_launch.light(%gx32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c256 = arith.constant 256 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %bytes = llvm.mlir.constant(1024 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    %shared = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %v = arith.uitofp %xi : i64 to f32
+      %slot = llvm.getelementptr %shared[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %slot : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    llvm.call @__respec_barrier_point() : () -> ()
+    scf.for %k = %c0 to %c4 step %c1 {
+      scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+        %xi = arith.index_castui %x : index to i64
+        %slot = llvm.getelementptr %shared[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %w = llvm.load %slot : !llvm.ptr -> f32
+        %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %w, %dst : f32, !llvm.ptr
+        scf.reduce
+      } {respec.parallel_level = "block"}
+    }
+    scf.reduce
+  } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
   llvm.return
 }

@@ -32,3 +32,33 @@ func.func @syncs_grid(%grid: index, %p: !llvm.ptr)
   } {respec.parallel_level = "grid"}
   return
 }
+
+// So do the slices of blocks that wait for each other at barriers
+// (respec-parallelize-few-block-grids): each needs a thread of its own, in
+// a function whose blocks otherwise look unbalanced.
+// CHECK-LABEL: func.func @slices_meet(
+// CHECK-NOT: llvm.atomicrmw
+// CHECK-NOT: omp.wsloop
+// CHECK: omp.parallel {
+// CHECK: llvm.call @omp_get_thread_num() : () -> i32
+// CHECK: llvm.call @omp_get_num_threads() : () -> i32
+// CHECK-NOT: llvm.atomicrmw
+// CHECK-NOT: omp.wsloop
+// CHECK: llvm.call @__respec_slice_barrier
+// CHECK: omp.terminator
+llvm.func @__respec_slice_barrier(!llvm.ptr, i64)
+func.func @slices_meet(%grid: index, %slices: index, %groups: !llvm.ptr,
+                       %p: !llvm.ptr) attributes {respec.unbalanced_blocks} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%b, %s) = (%c0, %c0) to (%grid, %slices) step (%c1, %c1) {
+    %i = arith.index_cast %s : index to i64
+    %q = llvm.getelementptr %p[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %v = llvm.load %q : !llvm.ptr -> f32
+    %g = arith.index_cast %b : index to i64
+    llvm.call @__respec_slice_barrier(%groups, %g) : (!llvm.ptr, i64) -> ()
+    llvm.store %v, %q : f32, !llvm.ptr
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}

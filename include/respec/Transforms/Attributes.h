@@ -66,6 +66,30 @@ inline constexpr llvm::StringLiteral kWarpMatrixScratchName =
 /// several cores (respec-parallelize-few-block-grids).
 inline constexpr llvm::StringLiteral kIndependentThreadsAttr =
     "respec.independent_threads";
+/// On grid loops (UnitAttr) whose threads synchronize only at plain block
+/// barriers (`__syncthreads()`): no warp primitives, no reducing barriers
+/// (respec-find-independent-threads). A block's threads may then run as
+/// slices on several cores that meet at each barrier
+/// (respec-parallelize-few-block-grids).
+inline constexpr llvm::StringLiteral kBarrierSynchronizedThreadsAttr =
+    "respec.barrier_synchronized_threads";
+/// The runtime functions of blocks whose slices run on several cores and
+/// meet at barriers (runtime/cpu/SliceGroups.cpp).
+inline constexpr llvm::StringLiteral kSliceGroupsBeginFunction =
+    "__respec_slice_groups_begin";
+inline constexpr llvm::StringLiteral kSliceGroupSharedFunction =
+    "__respec_slice_group_shared";
+inline constexpr llvm::StringLiteral kSliceGroupPrivateFunction =
+    "__respec_slice_group_private";
+inline constexpr llvm::StringLiteral kSliceBarrierFunction =
+    "__respec_slice_barrier";
+inline constexpr llvm::StringLiteral kSliceTeamSizeFunction =
+    "__respec_slice_team_size";
+/// Marks, at block level after barrier lowering, where a barrier of the
+/// kernel was (respec-lower-barriers=mark-barriers); never reaches LLVM:
+/// respec-parallelize-few-block-grids removes every call.
+inline constexpr llvm::StringLiteral kBarrierPointFunction =
+    "__respec_barrier_point";
 /// On launch functions of kernels with `__launch_bounds__(N)`: N, the most
 /// threads per block the kernel may be launched with (IntegerAttr).
 inline constexpr llvm::StringLiteral kMaxThreadsPerBlockAttr =

@@ -88,6 +88,9 @@ struct CPUPipelineOptions {
   /// cores (respec-find-independent-threads,
   /// respec-parallelize-few-block-grids).
   bool parallelizeFewBlockGrids = true;
+  /// ... and so do those whose threads meet only at `__syncthreads()`, with
+  /// a barrier of the block's slices between the phases.
+  bool parallelizeFewBlockBarrierGrids = true;
   /// Atomics on shared memory as plain loads and stores (one OS thread runs
   /// a block).
   bool localizeSharedAtomics = true;

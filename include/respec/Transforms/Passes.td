@@ -453,12 +453,22 @@ def ParallelizeFewBlockGridsPass
     multiples of 64 threads, so that SIMD groups and warps stay whole; the
     last slice takes all threads above). Each slice then runs the block's
     code on its own core, with its own scratch storage.
+
+    With `barrier-grids`, grids whose threads synchronize only at
+    `__syncthreads()` (`respec.barrier_synchronized_threads`) get such a
+    version too: their slices share one shared-memory allocation per block
+    (`__respec_slice_groups_begin`, `__respec_slice_group_shared`) and
+    wait for each other after every thread loop (`__respec_slice_barrier`).
+    It is taken only when the runtime says the parallel region will run
+    that many threads at once (`__respec_slice_team_size`).
   }];
   let options = [
     Option<"minBlockThreads", "min-block-threads", "unsigned",
            /*default=*/"128",
            "Fewest threads along x a block needs for its slices to run on "
            "several cores">,
+    Option<"barrierGrids", "barrier-grids", "bool", /*default=*/"true",
+           "Also slice blocks whose threads meet at barriers">,
   ];
   let dependentDialects = ["arith::ArithDialect", "LLVM::LLVMDialect",
                            "scf::SCFDialect"];
@@ -672,11 +682,22 @@ def LowerBarriersPass : Pass<"respec-lower-barriers", "ModuleOp"> {
     a minimum cut over the SSA graph (fewest bytes kept); thread-private
     allocas used across a split become per-thread slices of a block-scope
     array.
+
+    With `mark-barriers`, in grids marked
+    `respec.barrier_synchronized_threads`, a call of
+    `__respec_barrier_point` is left at block level where each of the
+    kernel's barriers was (not those the interchange of serial loops
+    inserted, which order no thread after another):
+    `--respec-parallelize-few-block-grids` makes slices of a block wait
+    for each other there, and removes every such call.
   }];
   let options = [
     Option<"minimizeCrossing", "min-cut", "bool", /*default=*/"true",
            "Recompute values across barriers where that keeps fewer bytes "
            "(disable: keep every crossing value in memory)">,
+    Option<"markBarriers", "mark-barriers", "bool", /*default=*/"false",
+           "Mark where the barriers of grids whose threads synchronize "
+           "only at barriers were, for respec-parallelize-few-block-grids">,
   ];
   let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
                            "arith::ArithDialect"];

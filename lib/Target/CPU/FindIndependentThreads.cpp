@@ -10,6 +10,12 @@
 // that are independent) or interleaved lanes, whose thread loops run a warp
 // per iteration, and the two cases can no longer be told apart.
 //
+// Grids whose threads synchronize only at plain block barriers
+// (`__syncthreads()`: no warp primitives, no reducing barriers, no indirect
+// calls) are marked too, differently: their blocks may be cut into slices
+// that run on several cores and meet at a barrier between the phases that
+// barrier lowering leaves, which the same pass does for them.
+//
 // Shared memory is left to the splitting pass, which sees it as calls of
 // the runtime once device intrinsics are lowered.
 //
@@ -52,6 +58,12 @@ bool synchronizesThreads(Operation *op) {
   return false;
 }
 
+/// True if `op` makes threads wait for each other other than at a plain
+/// block barrier: a synchronizing op or an indirect call.
+bool synchronizesBeyondBarriers(Operation *op) {
+  return synchronizesThreads(op) && !isa<BarrierOp>(op);
+}
+
 struct FindIndependentThreadsPass
     : public respec::impl::FindIndependentThreadsPassBase<
           FindIndependentThreadsPass> {
@@ -62,13 +74,21 @@ struct FindIndependentThreadsPass
     module.walk([&](scf::ParallelOp grid) {
       if (!isGridLoop(grid))
         return;
-      WalkResult walk = grid.getBody()->walk([&](Operation *op) {
-        if (synchronizesThreads(op) || isCallToAnyOf(op, synchronizing))
-          return WalkResult::interrupt();
-        return WalkResult::advance();
+      bool barriers = false, beyondBarriers = false;
+      grid.getBody()->walk([&](Operation *op) {
+        // Barriers in called functions are not lowered in place: only the
+        // grid's own count as plain barriers.
+        if (synchronizesBeyondBarriers(op) || isCallToAnyOf(op, synchronizing))
+          beyondBarriers = true;
+        else if (isa<BarrierOp>(op))
+          barriers = true;
+        return beyondBarriers ? WalkResult::interrupt() : WalkResult::advance();
       });
-      if (!walk.wasInterrupted())
-        grid->setAttr(kIndependentThreadsAttr, UnitAttr::get(&getContext()));
+      if (beyondBarriers)
+        return;
+      grid->setAttr(barriers ? kBarrierSynchronizedThreadsAttr
+                             : kIndependentThreadsAttr,
+                    UnitAttr::get(&getContext()));
     });
   }
 };

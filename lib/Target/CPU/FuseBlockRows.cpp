@@ -183,7 +183,10 @@ private:
         fusion.perBlock.insert(call.getResult());
         continue;
       }
-      if (isCallTo(&op, kScratchResetFunction))
+      // Barrier marks (respec-lower-barriers=mark-barriers) matter only to
+      // blocks that run as slices, which fused rows never do.
+      if (isCallTo(&op, kScratchResetFunction) ||
+          isCallTo(&op, kBarrierPointFunction))
         continue;
       if (op.getNumRegions() != 0)
         return false;

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "respec/Dialect/RespecDialect.h"
+#include "respec/Transforms/Attributes.h"
 #include "respec/Transforms/CrossingValues.h"
 #include "respec/Transforms/Passes.h"
 #include "respec/Transforms/ThreadLoopUtils.h"
@@ -91,8 +92,8 @@ static void replaceUsesInside(Operation *scope, ValueRange from,
 namespace {
 class BarrierLowering {
 public:
-  explicit BarrierLowering(bool minimizeCrossing)
-      : minimizeCrossing(minimizeCrossing) {}
+  BarrierLowering(bool minimizeCrossing, LLVM::LLVMFuncOp barrierPoint)
+      : minimizeCrossing(minimizeCrossing), barrierPoint(barrierPoint) {}
 
   /// Removes every barrier of `loop` by fission and interchange.
   LogicalResult lowerThreadLoop(scf::ParallelOp loop);
@@ -113,7 +114,13 @@ private:
   void eraseLoop(scf::ParallelOp loop);
   void eraseIfSideEffectFree(scf::ParallelOp loop);
 
+  bool marksBarrier(Operation *barrier, scf::ParallelOp loop);
+  void markBarrierAfter(scf::ParallelOp loop);
+
   bool minimizeCrossing;
+  /// The declaration of the barrier marker, or null without
+  /// `mark-barriers`.
+  LLVM::LLVMFuncOp barrierPoint;
   /// Ops that recompute or reload crossing values at the start of a loop:
   /// side-effect free, so they may be cloned and evaluated for thread 0.
   llvm::DenseSet<Operation *> materialized;
@@ -174,6 +181,8 @@ LogicalResult BarrierLowering::lowerThreadLoop(scf::ParallelOp root) {
         next = *rest;
       }
       if (isa<BarrierOp>(barrierOp)) {
+        if (marksBarrier(barrierOp, loop))
+          markBarrierAfter(loop);
         barrierOp->erase();
         eraseIfSideEffectFree(loop);
       } else if (failed(interchange(loop, barrierOp, pending))) {
@@ -183,6 +192,26 @@ LogicalResult BarrierLowering::lowerThreadLoop(scf::ParallelOp root) {
     }
   }
   return success();
+}
+
+/// True if the barrier `barrier` of `loop` is one of the kernel's in a grid
+/// whose slices meet at barriers: not one the interchange of serial loops
+/// inserted, which separates steps of each thread's own loop.
+bool BarrierLowering::marksBarrier(Operation *barrier, scf::ParallelOp loop) {
+  if (!barrierPoint || barrier->hasAttr(kInterchangeAttr))
+    return false;
+  Operation *grid = loop->getParentOp();
+  while (grid && !isGridLoop(grid))
+    grid = grid->getParentOp();
+  return grid && grid->hasAttr(kBarrierSynchronizedThreadsAttr);
+}
+
+/// Marks the barrier that ends `loop` at block level, right after it: the
+/// loop after the split comes next.
+void BarrierLowering::markBarrierAfter(scf::ParallelOp loop) {
+  OpBuilder builder(loop->getContext());
+  builder.setInsertionPointAfter(loop);
+  LLVM::CallOp::create(builder, loop.getLoc(), barrierPoint, ValueRange{});
 }
 
 FailureOr<scf::ParallelOp> BarrierLowering::splitBefore(scf::ParallelOp loop,
@@ -522,7 +551,20 @@ struct LowerBarriersPass
     : public respec::impl::LowerBarriersPassBase<LowerBarriersPass> {
   using Base::Base;
   void runOnOperation() override {
-    BarrierLowering lowering(minimizeCrossing);
+    ModuleOp module = getOperation();
+    LLVM::LLVMFuncOp barrierPoint;
+    if (markBarriers) {
+      barrierPoint =
+          module.lookupSymbol<LLVM::LLVMFuncOp>(kBarrierPointFunction);
+      if (!barrierPoint) {
+        auto builder = OpBuilder::atBlockEnd(module.getBody());
+        barrierPoint = LLVM::LLVMFuncOp::create(
+            builder, module.getLoc(), kBarrierPointFunction,
+            LLVM::LLVMFunctionType::get(
+                LLVM::LLVMVoidType::get(module.getContext()), {}));
+      }
+    }
+    BarrierLowering lowering(minimizeCrossing, barrierPoint);
     for (scf::ParallelOp loop : collectThreadLoops(getOperation())) {
       if (!containsBarrier(loop))
         continue;

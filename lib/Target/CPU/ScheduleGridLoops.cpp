@@ -31,6 +31,7 @@
 
 #include "respec/Transforms/Attributes.h"
 #include "respec/Transforms/Passes.h"
+#include "respec/Transforms/ThreadLoopUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
@@ -295,7 +296,16 @@ struct ScheduleGridLoopsPass
       // A grid that synchronizes runs on as many threads as it has blocks,
       // and each must get exactly one: a thread running a second block
       // after its first would wait for itself at the grid barrier.
-      bool syncsGrid = func && func->hasAttr(kSyncsGridAttr);
+      // So must the slices of a block that wait for each other
+      // (respec-parallelize-few-block-grids).
+      bool syncsGrid = (func && func->hasAttr(kSyncsGridAttr)) ||
+                       wsloop
+                           ->walk([](LLVM::CallOp call) {
+                             return isCallTo(call, kSliceBarrierFunction)
+                                        ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+                           })
+                           .wasInterrupted();
       omp::ClauseScheduleKind kind = syncsGrid ? omp::ClauseScheduleKind::Static
                                      : forced  ? *forced
                                      : unbalanced

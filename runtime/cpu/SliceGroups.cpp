@@ -1,0 +1,186 @@
+//===- SliceGroups.cpp - Blocks whose threads run on several cores --------===//
+//
+// A grid of fewer blocks than cores may run each block as slices of its
+// threads on several cores (respec-parallelize-few-block-grids). For
+// kernels with `__syncthreads()`, the slices of a block share its shared
+// memory and wait for each other between the phases barrier lowering left:
+// a group of slices per block, whose state the launching thread sets up
+// before the launch's parallel region and every slice uses inside it.
+//
+// The slices of a group wait for each other, so all must run at once: the
+// compiler takes the sliced version only for a team no larger than
+// `__respec_slice_team_size()` says OpenMP will give, and gives the grid a
+// static schedule of one slice per thread.
+//
+//===----------------------------------------------------------------------===//
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+#include <sched.h>
+
+// libomp's API, weak so that the runtime links into programs without
+// kernels (which do not link libomp).
+extern "C" {
+int omp_get_max_threads(void) __attribute__((weak));
+int omp_get_num_threads(void) __attribute__((weak));
+int omp_get_dynamic(void) __attribute__((weak));
+int omp_get_active_level(void) __attribute__((weak));
+int omp_get_thread_limit(void) __attribute__((weak));
+}
+
+namespace {
+
+constexpr uint64_t kCacheLine = 64;
+
+/// The state of one block's slices, a cache line of its own so that the
+/// spinning of one group does not slow another's.
+struct alignas(kCacheLine) SliceGroup {
+  /// Slices that reached the barrier of the current phase.
+  std::atomic<uint32_t> arrived;
+  /// Barriers passed so far; waiting slices spin until it changes.
+  std::atomic<uint32_t> phase;
+  /// Slices in the group, and in the launch (the team it needs).
+  uint32_t slices, team;
+  /// The block's shared memory, and the per-thread storage that barrier
+  /// lowering keeps in block-scope arrays (each thread's part used by its
+  /// slice, or by a neighbouring one between barriers).
+  char *shared, *perThread;
+};
+
+/// Where a launching thread keeps its launches' groups and shared memory:
+/// one launch at a time per thread, so the storage is reused from launch to
+/// launch and only grows.
+class SliceGroupStorage {
+public:
+  ~SliceGroupStorage() { release(); }
+
+  SliceGroup *prepare(uint64_t groups, uint64_t slices, uint64_t sharedBytes,
+                      uint64_t perThreadBytes) {
+    uint64_t sharedStride = roundUp(sharedBytes);
+    uint64_t perThreadStride = roundUp(perThreadBytes);
+    uint64_t bytes =
+        groups * (sizeof(SliceGroup) + sharedStride + perThreadStride);
+    if (bytes > capacity) {
+      release();
+      buffer = static_cast<char *>(
+          ::operator new(bytes, std::align_val_t(kCacheLine)));
+      capacity = bytes;
+    }
+    auto *table = reinterpret_cast<SliceGroup *>(buffer);
+    char *shared = buffer + groups * sizeof(SliceGroup);
+    char *perThread = shared + groups * sharedStride;
+    for (uint64_t group = 0; group < groups; ++group) {
+      SliceGroup *state = new (&table[group]) SliceGroup;
+      state->arrived.store(0, std::memory_order_relaxed);
+      state->phase.store(0, std::memory_order_relaxed);
+      state->slices = uint32_t(slices);
+      state->team = uint32_t(groups * slices);
+      state->shared = shared + group * sharedStride;
+      state->perThread = perThread + group * perThreadStride;
+    }
+    return table;
+  }
+
+private:
+  static uint64_t roundUp(uint64_t bytes) {
+    return (bytes + kCacheLine - 1) / kCacheLine * kCacheLine;
+  }
+
+  void release() {
+    if (buffer)
+      ::operator delete(buffer, std::align_val_t(kCacheLine));
+    buffer = nullptr;
+    capacity = 0;
+  }
+
+  char *buffer = nullptr;
+  uint64_t capacity = 0;
+};
+
+thread_local SliceGroupStorage groupStorage;
+
+/// Spins before a waiting slice starts yielding its core: about the time a
+/// short phase of the other slices takes. A team larger than the machine's
+/// cores (OMP_NUM_THREADS above them) then still makes progress.
+constexpr unsigned kSpinsBeforeYield = 4096;
+
+/// Yields after which a waiting slice checks that its team is as large as
+/// its grid needs, the one way a barrier of slices could wait forever.
+constexpr unsigned kYieldsBeforeCheck = 1u << 16;
+
+[[noreturn]] void reportSmallTeam(uint32_t team) {
+  std::fprintf(stderr,
+               "respec: internal error: a grid's blocks run as %u slices of "
+               "threads that wait for each other, but the OpenMP team has "
+               "only %d threads\n",
+               team, omp_get_num_threads());
+  std::abort();
+}
+
+/// Tells the core that this thread spins.
+inline void relaxWhileSpinning() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+} // namespace
+
+extern "C" int __respec_slice_team_size(void) {
+  // Weak: without libomp, or where OpenMP may give a parallel region fewer
+  // threads than it asks for (dynamic adjustment, a nested region), no
+  // slices wait for each other.
+  if (!omp_get_max_threads || !omp_get_dynamic || !omp_get_active_level ||
+      !omp_get_thread_limit)
+    return 1;
+  if (omp_get_dynamic() || omp_get_active_level() > 0)
+    return 1;
+  int threads = omp_get_max_threads();
+  int limit = omp_get_thread_limit();
+  return threads < limit ? threads : limit;
+}
+
+extern "C" void *__respec_slice_groups_begin(uint64_t groups, uint64_t slices,
+                                             uint64_t sharedBytes,
+                                             uint64_t perThreadBytes) {
+  return groupStorage.prepare(groups, slices, sharedBytes, perThreadBytes);
+}
+
+extern "C" void *__respec_slice_group_shared(void *groups, uint64_t group) {
+  return static_cast<SliceGroup *>(groups)[group].shared;
+}
+
+extern "C" void *__respec_slice_group_private(void *groups, uint64_t group) {
+  return static_cast<SliceGroup *>(groups)[group].perThread;
+}
+
+extern "C" void __respec_slice_barrier(void *groups, uint64_t group) {
+  SliceGroup &state = static_cast<SliceGroup *>(groups)[group];
+  // Read before arriving: the phase cannot move on before this slice
+  // arrives.
+  uint32_t phase = state.phase.load(std::memory_order_acquire);
+  if (state.arrived.fetch_add(1, std::memory_order_acq_rel) + 1 ==
+      state.slices) {
+    state.arrived.store(0, std::memory_order_relaxed);
+    state.phase.store(phase + 1, std::memory_order_release);
+    return;
+  }
+  unsigned spins = 0, yields = 0;
+  while (state.phase.load(std::memory_order_acquire) == phase) {
+    if (spins < kSpinsBeforeYield) {
+      ++spins;
+      relaxWhileSpinning();
+      continue;
+    }
+    sched_yield();
+    if (++yields == kYieldsBeforeCheck && omp_get_num_threads &&
+        omp_get_num_threads() < int(state.team))
+      reportSmallTeam(state.team);
+  }
+}
