@@ -267,17 +267,18 @@ static inline __host__ double normcdf(double __a) {
 }
 
 //===----------------------------------------------------------------------===//
-// min/max overloads that CUDA provides for __host__ __device__ code, beyond
-// clang's device-only min(int, int)/max(int, int). Mixed signed/unsigned
-// arguments compare as unsigned and mixed float/double as double, as in CUDA.
+// The device side of the min/max overloads that CUDA provides beyond
+// clang's min(int, int)/max(int, int) (the host side, for both sets of
+// headers, is in __respec_device_extras.h). Mixed signed/unsigned arguments
+// compare as unsigned and mixed float/double as double, as in CUDA.
 //===----------------------------------------------------------------------===//
 
 #pragma push_macro("__RESPEC_MINMAX")
 #define __RESPEC_MINMAX(RESULT, A, B)                                          \
-  static inline __host__ __device__ RESULT min(A __a, B __b) {                 \
+  static inline __device__ RESULT min(A __a, B __b) {                          \
     return (RESULT)__a < (RESULT)__b ? (RESULT)__a : (RESULT)__b;              \
   }                                                                            \
-  static inline __host__ __device__ RESULT max(A __a, B __b) {                 \
+  static inline __device__ RESULT max(A __a, B __b) {                          \
     return (RESULT)__a > (RESULT)__b ? (RESULT)__a : (RESULT)__b;              \
   }
 __RESPEC_MINMAX(unsigned int, unsigned int, unsigned int)
@@ -293,30 +294,28 @@ __RESPEC_MINMAX(unsigned long long, long long, unsigned long long)
 __RESPEC_MINMAX(unsigned long long, unsigned long long, long long)
 #pragma pop_macro("__RESPEC_MINMAX")
 
-static inline __host__ int min(int __a, int __b) { return __a < __b ? __a : __b; }
-static inline __host__ int max(int __a, int __b) { return __a > __b ? __a : __b; }
-static inline __host__ __device__ float min(float __a, float __b) {
+static inline __device__ float min(float __a, float __b) {
   return fminf(__a, __b);
 }
-static inline __host__ __device__ float max(float __a, float __b) {
+static inline __device__ float max(float __a, float __b) {
   return fmaxf(__a, __b);
 }
-static inline __host__ __device__ double min(double __a, double __b) {
+static inline __device__ double min(double __a, double __b) {
   return fmin(__a, __b);
 }
-static inline __host__ __device__ double max(double __a, double __b) {
+static inline __device__ double max(double __a, double __b) {
   return fmax(__a, __b);
 }
-static inline __host__ __device__ double min(float __a, double __b) {
+static inline __device__ double min(float __a, double __b) {
   return fmin((double)__a, __b);
 }
-static inline __host__ __device__ double max(float __a, double __b) {
+static inline __device__ double max(float __a, double __b) {
   return fmax((double)__a, __b);
 }
-static inline __host__ __device__ double min(double __a, float __b) {
+static inline __device__ double min(double __a, float __b) {
   return fmin(__a, (double)__b);
 }
-static inline __host__ __device__ double max(double __a, float __b) {
+static inline __device__ double max(double __a, float __b) {
   return fmax(__a, (double)__b);
 }
 
