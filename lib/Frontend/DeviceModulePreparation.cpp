@@ -309,4 +309,10 @@ bool reportWideIntegerFloatConversions(const Module &module) {
   return found;
 }
 
+void dropComdats(Module &module) {
+  for (GlobalObject &object : module.global_objects())
+    object.setComdat(nullptr);
+  module.getComdatSymbolTable().clear();
+}
+
 } // namespace respec

@@ -251,6 +251,8 @@ Driver::compileDevice(LLVMContext &context, StringRef source,
     if (options.target != TargetKind::CPU &&
         reportWideIntegerFloatConversions(*device))
       return nullptr;
+    if (options.target != TargetKind::CPU)
+      dropComdats(*device);
     // A GPU runs a block's threads concurrently; only the CPU target runs
     // them one after the other.
     if (options.target == TargetKind::CPU) {

@@ -24,6 +24,12 @@ bool prepareDeviceModule(llvm::Module &module,
 /// there was one.
 bool reportWideIntegerFloatConversions(const llvm::Module &module);
 
+/// For --target=nvptx: takes every function and variable out of its COMDAT
+/// group (C++17 inline variables, `operator<=>`'s ordering constants, inline
+/// functions), which PTX does not have and which the kernels' move into a
+/// GPU module would leave referring to groups outside it.
+void dropComdats(llvm::Module &module);
+
 } // namespace respec
 
 #endif
