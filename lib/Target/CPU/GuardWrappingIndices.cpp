@@ -39,7 +39,7 @@
 // induction variable wraps within a narrower type (the folds of scalar
 // evolution remove the extensions of induction variables that cannot
 // wrap), so ordinary thread loops are not affected. So it does for loops
-// whose address extends a loop-varying value narrower than 16 bits, unless
+// whose address extends an induction variable narrower than 16 bits, unless
 // the loop's trip count is known to stay within that width: the wrap then
 // comes after as few iterations as a vector loop may run at once (up to 64
 // lanes of bytes, times the interleaving).
@@ -87,9 +87,19 @@ bool hasNestedCastOfInduction(const SCEV *address, const Loop &loop,
 /// iterations one vector loop step runs.
 constexpr unsigned kNarrowBits = 16;
 
-/// True if `address` extends a loop-varying value of fewer than kNarrowBits
-/// bits that may wrap in `loop`: its trip count is not known to stay below
-/// 2^bits.
+/// True if `expr` contains an induction variable of `loop` (an add
+/// recurrence of the loop, in whatever type scalar evolution folded it to).
+bool containsInductionOf(const SCEV *expr, const Loop &loop) {
+  return SCEVExprContains(expr, [&](const SCEV *node) {
+    auto *recurrence = dyn_cast<SCEVAddRecExpr>(node);
+    return recurrence && recurrence->getLoop() == &loop;
+  });
+}
+
+/// True if `address` extends an induction variable of `loop` of fewer than
+/// kNarrowBits bits (`t & 7` is `zext i3 {0,+,1}`) that may wrap: the
+/// loop's trip count is not known to stay below 2^bits. Data read from
+/// memory (a byte used as an index) does not count: it is no recurrence.
 bool hasNarrowWrappingExtension(const SCEV *address, const Loop &loop,
                                 ScalarEvolution &scalarEvolution) {
   return SCEVExprContains(address, [&](const SCEV *node) {
@@ -99,7 +109,7 @@ bool hasNarrowWrappingExtension(const SCEV *address, const Loop &loop,
       return false;
     const SCEV *narrow = cast->getOperand();
     uint64_t bits = scalarEvolution.getTypeSizeInBits(narrow->getType());
-    if (bits >= kNarrowBits || scalarEvolution.isLoopInvariant(narrow, &loop))
+    if (bits >= kNarrowBits || !containsInductionOf(narrow, loop))
       return false;
     const SCEV *maxTaken =
         scalarEvolution.getConstantMaxBackedgeTakenCount(&loop);
