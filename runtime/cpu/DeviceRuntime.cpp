@@ -8,6 +8,7 @@
 
 #include "Allocations.h"
 #include "DeviceProperties.h"
+#include "GrowingBuffer.h"
 #include "Launch.h"
 
 #include <chrono>
@@ -29,47 +30,21 @@ namespace {
 /// the start of each block it runs on this thread, so the buffer only grows.
 class SharedMemoryArena {
 public:
-  ~SharedMemoryArena() { release(); }
-
   void *get(uint64_t bytes) {
-    if (bytes > capacity) {
-      release();
-      // Grow geometrically so a sequence of growing kernels reallocates
-      // only a few times.
-      uint64_t wanted = capacity * 2 > bytes ? capacity * 2 : bytes;
-      wanted = (wanted + alignment - 1) / alignment * alignment;
-      buffer = ::operator new(wanted, std::align_val_t(alignment));
-      capacity = wanted;
-    }
-    // Never hand out null, even for kernels without shared memory.
-    if (!buffer) {
-      buffer = ::operator new(alignment, std::align_val_t(alignment));
-      capacity = alignment;
-    }
     used = bytes;
-    return buffer;
+    return storage.reserve(bytes);
   }
 
   /// Whether `pointer` points into the shared memory of the block this host
   /// thread runs now.
   bool contains(const void *pointer) const {
     auto address = reinterpret_cast<uintptr_t>(pointer);
-    auto start = reinterpret_cast<uintptr_t>(buffer);
-    return buffer && address >= start && address - start < used;
+    auto start = reinterpret_cast<uintptr_t>(storage.data());
+    return storage.data() && address >= start && address - start < used;
   }
 
 private:
-  static constexpr uint64_t alignment = 64;
-
-  void release() {
-    if (buffer)
-      ::operator delete(buffer, std::align_val_t(alignment));
-    buffer = nullptr;
-    capacity = 0;
-  }
-
-  void *buffer = nullptr;
-  uint64_t capacity = 0;
+  respec::cpu::GrowingBuffer storage;
   uint64_t used = 0;
 };
 

@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GrowingBuffer.h"
+
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -51,25 +53,17 @@ struct alignas(kCacheLine) SliceGroup {
   char *shared, *perThread;
 };
 
-/// Where a launching thread keeps its launches' groups and shared memory:
+/// Where a launching thread keeps its launches' groups and their storage:
 /// one launch at a time per thread, so the storage is reused from launch to
 /// launch and only grows.
 class SliceGroupStorage {
 public:
-  ~SliceGroupStorage() { release(); }
-
   SliceGroup *prepare(uint64_t groups, uint64_t slices, uint64_t sharedBytes,
                       uint64_t perThreadBytes) {
     uint64_t sharedStride = roundUp(sharedBytes);
     uint64_t perThreadStride = roundUp(perThreadBytes);
-    uint64_t bytes =
-        groups * (sizeof(SliceGroup) + sharedStride + perThreadStride);
-    if (bytes > capacity) {
-      release();
-      buffer = static_cast<char *>(
-          ::operator new(bytes, std::align_val_t(kCacheLine)));
-      capacity = bytes;
-    }
+    char *buffer = storage.reserve(
+        groups * (sizeof(SliceGroup) + sharedStride + perThreadStride));
     auto *table = reinterpret_cast<SliceGroup *>(buffer);
     char *shared = buffer + groups * sizeof(SliceGroup);
     char *perThread = shared + groups * sharedStride;
@@ -90,15 +84,7 @@ private:
     return (bytes + kCacheLine - 1) / kCacheLine * kCacheLine;
   }
 
-  void release() {
-    if (buffer)
-      ::operator delete(buffer, std::align_val_t(kCacheLine));
-    buffer = nullptr;
-    capacity = 0;
-  }
-
-  char *buffer = nullptr;
-  uint64_t capacity = 0;
+  respec::cpu::GrowingBuffer storage;
 };
 
 thread_local SliceGroupStorage groupStorage;

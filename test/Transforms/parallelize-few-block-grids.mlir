@@ -643,3 +643,35 @@ llvm.func @__respec_launch.light(%gx32: i32, %out: !llvm.ptr) {
   } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
   llvm.return
 }
+
+// -----
+
+// `__isShared` & co. ask the runtime, which judges a pointer by the running
+// core's shared memory and block storage, not a slice group's: a grid of
+// synchronized threads that asks is not sliced.
+// CHECK-LABEL: llvm.func @__respec_launch.asks_address_space(
+// CHECK-NOT: __respec_slice
+// CHECK: llvm.return
+llvm.func @__respec_address_space(!llvm.ptr) -> i32
+llvm.func @__respec_launch.asks_address_space(%gx32: i32, %n32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %n = arith.index_castui %n32 : i32 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      %space = llvm.call @__respec_address_space(%dst) : (!llvm.ptr) -> i32
+      %sum = scf.for %r = %c0 to %n step %c1 iter_args(%acc = %space) -> (i32) {
+        %twice = arith.addi %acc, %acc : i32
+        scf.yield %twice : i32
+      }
+      llvm.store %sum, %dst : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
+  llvm.return
+}

@@ -85,6 +85,11 @@ inline constexpr llvm::StringLiteral kSliceBarrierFunction =
     "__respec_slice_barrier";
 inline constexpr llvm::StringLiteral kSliceTeamSizeFunction =
     "__respec_slice_team_size";
+/// The runtime's answer to `__isShared`, `__isLocal` & co. (PTX `isspacep`):
+/// which space a pointer is in, judged from the running core's shared
+/// memory and block storage.
+inline constexpr llvm::StringLiteral kAddressSpaceQueryFunction =
+    "__respec_address_space";
 /// Marks, at block level after barrier lowering, where a barrier of the
 /// kernel was (respec-lower-barriers=mark-barriers); never reaches LLVM:
 /// respec-parallelize-few-block-grids removes every call.

@@ -378,7 +378,8 @@ bool hasWorkBetweenBarriers(scf::ParallelOp grid) {
 
 /// How `grid`'s blocks may run as slices of threads on several cores.
 SliceKind classifyGrid(scf::ParallelOp grid,
-                       const llvm::DenseSet<StringRef> &sharedMemoryUsers) {
+                       const llvm::DenseSet<StringRef> &sharedMemoryUsers,
+                       const llvm::DenseSet<StringRef> &addressSpaceQueriers) {
   bool independent = grid->hasAttr(kIndependentThreadsAttr);
   auto func = grid->getParentOfType<LLVM::LLVMFuncOp>();
   // A cooperative launch's team has one thread per block, none to spare.
@@ -401,6 +402,10 @@ SliceKind classifyGrid(scf::ParallelOp grid,
       return WalkResult::advance();
     }
     if (isCallToAnyOf(op, sharedMemoryUsers))
+      return WalkResult::interrupt();
+    // The runtime would not know the group's shared memory and per-thread
+    // storage for what they are.
+    if (synchronized && isCallToAnyOf(op, addressSpaceQueriers))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -891,6 +896,8 @@ struct ParallelizeFewBlockGridsPass
     // those whose indirect calls might.
     llvm::DenseSet<StringRef> sharedMemoryUsers =
         findFunctionsReaching(module, {kSharedMemoryFunction}, isIndirectCall);
+    llvm::DenseSet<StringRef> addressSpaceQueriers = findFunctionsReaching(
+        module, {kAddressSpaceQueryFunction}, isIndirectCall);
     SmallVector<std::pair<scf::ParallelOp, SliceKind>> candidates;
     module.walk([&](scf::ParallelOp grid) {
       if (!isGridLoop(grid))
@@ -898,7 +905,8 @@ struct ParallelizeFewBlockGridsPass
       // Dead reads of another thread's entry must not count as uses.
       IRRewriter rewriter(grid.getContext());
       (void)runRegionDCE(rewriter, grid->getRegions());
-      SliceKind kind = classifyGrid(grid, sharedMemoryUsers);
+      SliceKind kind =
+          classifyGrid(grid, sharedMemoryUsers, addressSpaceQueriers);
       if (kind == SliceKind::Synchronized && !barrierGrids)
         kind = SliceKind::None;
       if (kind != SliceKind::None)

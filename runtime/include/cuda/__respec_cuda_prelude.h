@@ -239,6 +239,9 @@ __cvta_generic_to_global(const void *__p) {
 #include <__clang_cuda_complex_builtins.h>
 // Texture and surface objects (after the vector types and the runtime API's
 // handle types, as in clang's wrapper).
+// CUDA's min and max overloads beyond clang's, for host and device code
+// (the toolkit's headers define the device side themselves).
+#define __RESPEC_MIN_MAX_TARGET __host__ __device__
 #include "__respec_device_extras.h"
 #include "texture_indirect_functions.h"
 
@@ -264,59 +267,6 @@ static inline __host__ float normcdff(float __a) {
 }
 static inline __host__ double normcdf(double __a) {
   return 0.5 * ::erfc(-__a * M_SQRT1_2);
-}
-
-//===----------------------------------------------------------------------===//
-// The device side of the min/max overloads that CUDA provides beyond
-// clang's min(int, int)/max(int, int) (the host side, for both sets of
-// headers, is in __respec_device_extras.h). Mixed signed/unsigned arguments
-// compare as unsigned and mixed float/double as double, as in CUDA.
-//===----------------------------------------------------------------------===//
-
-#pragma push_macro("__RESPEC_MINMAX")
-#define __RESPEC_MINMAX(RESULT, A, B)                                          \
-  static inline __device__ RESULT min(A __a, B __b) {                          \
-    return (RESULT)__a < (RESULT)__b ? (RESULT)__a : (RESULT)__b;              \
-  }                                                                            \
-  static inline __device__ RESULT max(A __a, B __b) {                          \
-    return (RESULT)__a > (RESULT)__b ? (RESULT)__a : (RESULT)__b;              \
-  }
-__RESPEC_MINMAX(unsigned int, unsigned int, unsigned int)
-__RESPEC_MINMAX(unsigned int, int, unsigned int)
-__RESPEC_MINMAX(unsigned int, unsigned int, int)
-__RESPEC_MINMAX(long, long, long)
-__RESPEC_MINMAX(unsigned long, unsigned long, unsigned long)
-__RESPEC_MINMAX(unsigned long, long, unsigned long)
-__RESPEC_MINMAX(unsigned long, unsigned long, long)
-__RESPEC_MINMAX(long long, long long, long long)
-__RESPEC_MINMAX(unsigned long long, unsigned long long, unsigned long long)
-__RESPEC_MINMAX(unsigned long long, long long, unsigned long long)
-__RESPEC_MINMAX(unsigned long long, unsigned long long, long long)
-#pragma pop_macro("__RESPEC_MINMAX")
-
-static inline __device__ float min(float __a, float __b) {
-  return fminf(__a, __b);
-}
-static inline __device__ float max(float __a, float __b) {
-  return fmaxf(__a, __b);
-}
-static inline __device__ double min(double __a, double __b) {
-  return fmin(__a, __b);
-}
-static inline __device__ double max(double __a, double __b) {
-  return fmax(__a, __b);
-}
-static inline __device__ double min(float __a, double __b) {
-  return fmin((double)__a, __b);
-}
-static inline __device__ double max(float __a, double __b) {
-  return fmax((double)__a, __b);
-}
-static inline __device__ double min(double __a, float __b) {
-  return fmin(__a, (double)__b);
-}
-static inline __device__ double max(double __a, float __b) {
-  return fmax(__a, (double)__b);
 }
 
 //===----------------------------------------------------------------------===//

@@ -57,68 +57,70 @@ static __inline__ __device__ float __tanhf(float __x) { return tanhf(__x); }
 // them for device code only. These are the host overloads, with CUDA's
 // conversions: a signed and an unsigned operand compare as unsigned, a
 // float and a double as doubles.
-#define __RESPEC_HOST_MIN_MAX(__type, __name, __pick)                          \
-  static __inline__ __host__ __type __name(__type __a, __type __b) {           \
-    return __pick;                                                             \
-  }
-#define __RESPEC_HOST_MIN_MAX_PAIR(__type, __min, __max)                       \
-  __RESPEC_HOST_MIN_MAX(__type, __min, __a < __b ? __a : __b)                  \
-  __RESPEC_HOST_MIN_MAX(__type, __max, __a < __b ? __b : __a)
-__RESPEC_HOST_MIN_MAX_PAIR(int, min, max)
-__RESPEC_HOST_MIN_MAX_PAIR(unsigned int, umin, umax)
-__RESPEC_HOST_MIN_MAX_PAIR(long long int, llmin, llmax)
-__RESPEC_HOST_MIN_MAX_PAIR(unsigned long long int, ullmin, ullmax)
-__RESPEC_HOST_MIN_MAX_PAIR(unsigned int, min, max)
-__RESPEC_HOST_MIN_MAX_PAIR(long int, min, max)
-__RESPEC_HOST_MIN_MAX_PAIR(unsigned long int, min, max)
-__RESPEC_HOST_MIN_MAX_PAIR(long long int, min, max)
-__RESPEC_HOST_MIN_MAX_PAIR(unsigned long long int, min, max)
-#undef __RESPEC_HOST_MIN_MAX_PAIR
-#undef __RESPEC_HOST_MIN_MAX
-
-#define __RESPEC_HOST_MIXED_MIN_MAX(__result, __first, __second)               \
-  static __inline__ __host__ __result min(__first __a, __second __b) {         \
-    return min(static_cast<__result>(__a), static_cast<__result>(__b));        \
+//
+// clang's headers define min(int, int), umin, llmin and ullmin (and their
+// max) for device code with either set of headers: those get host versions
+// here. The other overloads (unsigned, long, mixed signedness, float and
+// double) come from the toolkit's math_functions.hpp for device code, so
+// they are host-only here too, unless respec's own headers (which have no
+// such file) ask for both sides by defining __RESPEC_MIN_MAX_TARGET.
+#ifndef __RESPEC_MIN_MAX_TARGET
+#define __RESPEC_MIN_MAX_TARGET __host__
+#endif
+#define __RESPEC_MIN_MAX(__target, __result, __first, __second, __min, __max)  \
+  static __inline__ __target __result __min(__first __a, __second __b) {       \
+    return static_cast<__result>(__a) < static_cast<__result>(__b)             \
+               ? static_cast<__result>(__a)                                    \
+               : static_cast<__result>(__b);                                   \
   }                                                                            \
-  static __inline__ __host__ __result max(__first __a, __second __b) {         \
-    return max(static_cast<__result>(__a), static_cast<__result>(__b));        \
+  static __inline__ __target __result __max(__first __a, __second __b) {       \
+    return static_cast<__result>(__a) < static_cast<__result>(__b)             \
+               ? static_cast<__result>(__b)                                    \
+               : static_cast<__result>(__a);                                   \
   }
-__RESPEC_HOST_MIXED_MIN_MAX(unsigned int, int, unsigned int)
-__RESPEC_HOST_MIXED_MIN_MAX(unsigned int, unsigned int, int)
-__RESPEC_HOST_MIXED_MIN_MAX(unsigned long int, long int, unsigned long int)
-__RESPEC_HOST_MIXED_MIN_MAX(unsigned long int, unsigned long int, long int)
-__RESPEC_HOST_MIXED_MIN_MAX(unsigned long long int, long long int,
+__RESPEC_MIN_MAX(__host__, int, int, int, min, max)
+__RESPEC_MIN_MAX(__host__, unsigned int, unsigned int, unsigned int, umin, umax)
+__RESPEC_MIN_MAX(__host__, long long int, long long int, long long int, llmin,
+                 llmax)
+__RESPEC_MIN_MAX(__host__, unsigned long long int, unsigned long long int,
+                 unsigned long long int, ullmin, ullmax)
+#define __RESPEC_OVERLOADED_MIN_MAX(__result, __first, __second)               \
+  __RESPEC_MIN_MAX(__RESPEC_MIN_MAX_TARGET, __result, __first, __second, min,  \
+                   max)
+__RESPEC_OVERLOADED_MIN_MAX(unsigned int, unsigned int, unsigned int)
+__RESPEC_OVERLOADED_MIN_MAX(unsigned int, int, unsigned int)
+__RESPEC_OVERLOADED_MIN_MAX(unsigned int, unsigned int, int)
+__RESPEC_OVERLOADED_MIN_MAX(long int, long int, long int)
+__RESPEC_OVERLOADED_MIN_MAX(unsigned long int, unsigned long int,
+                            unsigned long int)
+__RESPEC_OVERLOADED_MIN_MAX(unsigned long int, long int, unsigned long int)
+__RESPEC_OVERLOADED_MIN_MAX(unsigned long int, unsigned long int, long int)
+__RESPEC_OVERLOADED_MIN_MAX(long long int, long long int, long long int)
+__RESPEC_OVERLOADED_MIN_MAX(unsigned long long int, unsigned long long int,
                             unsigned long long int)
-__RESPEC_HOST_MIXED_MIN_MAX(unsigned long long int, unsigned long long int,
+__RESPEC_OVERLOADED_MIN_MAX(unsigned long long int, long long int,
+                            unsigned long long int)
+__RESPEC_OVERLOADED_MIN_MAX(unsigned long long int, unsigned long long int,
                             long long int)
-#undef __RESPEC_HOST_MIXED_MIN_MAX
+#undef __RESPEC_OVERLOADED_MIN_MAX
+#undef __RESPEC_MIN_MAX
 
 // Floating-point min and max are fmin and fmax: a NaN operand yields the
 // other one.
-static __inline__ __host__ float min(float __a, float __b) {
-  return __builtin_fminf(__a, __b);
-}
-static __inline__ __host__ float max(float __a, float __b) {
-  return __builtin_fmaxf(__a, __b);
-}
-static __inline__ __host__ double min(double __a, double __b) {
-  return __builtin_fmin(__a, __b);
-}
-static __inline__ __host__ double max(double __a, double __b) {
-  return __builtin_fmax(__a, __b);
-}
-static __inline__ __host__ double min(float __a, double __b) {
-  return __builtin_fmin(__a, __b);
-}
-static __inline__ __host__ double max(float __a, double __b) {
-  return __builtin_fmax(__a, __b);
-}
-static __inline__ __host__ double min(double __a, float __b) {
-  return __builtin_fmin(__a, __b);
-}
-static __inline__ __host__ double max(double __a, float __b) {
-  return __builtin_fmax(__a, __b);
-}
+#define __RESPEC_FLOAT_MIN_MAX(__result, __first, __second, __fmin, __fmax)    \
+  static __inline__ __RESPEC_MIN_MAX_TARGET __result min(__first __a,          \
+                                                         __second __b) {       \
+    return __fmin(__a, __b);                                                   \
+  }                                                                            \
+  static __inline__ __RESPEC_MIN_MAX_TARGET __result max(__first __a,          \
+                                                         __second __b) {       \
+    return __fmax(__a, __b);                                                   \
+  }
+__RESPEC_FLOAT_MIN_MAX(float, float, float, __builtin_fminf, __builtin_fmaxf)
+__RESPEC_FLOAT_MIN_MAX(double, double, double, __builtin_fmin, __builtin_fmax)
+__RESPEC_FLOAT_MIN_MAX(double, float, double, __builtin_fmin, __builtin_fmax)
+__RESPEC_FLOAT_MIN_MAX(double, double, float, __builtin_fmin, __builtin_fmax)
+#undef __RESPEC_FLOAT_MIN_MAX
 
 #endif // __CUDA__ && __clang__
 
