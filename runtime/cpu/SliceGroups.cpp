@@ -10,7 +10,10 @@
 // The slices of a group wait for each other, so all must run at once: the
 // compiler takes the sliced version only for a team no larger than
 // `__respec_slice_team_size()` says OpenMP will give, and gives the grid a
-// static schedule of one slice per thread.
+// static schedule of one slice per thread. OpenMP may still give fewer
+// threads (KMP_DEVICE_THREAD_LIMIT, which no API reports): each slice asks
+// `__respec_slice_team_ready()` first, and if the team is too small the
+// first slice of each block runs the whole block, as without slices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,6 +139,13 @@ extern "C" void *__respec_slice_groups_begin(uint64_t groups, uint64_t slices,
                                              uint64_t sharedBytes,
                                              uint64_t perThreadBytes) {
   return groupStorage.prepare(groups, slices, sharedBytes, perThreadBytes);
+}
+
+extern "C" int32_t __respec_slice_team_ready(void *groups) {
+  // Every group records the team the launch needs; the team is the caller's.
+  uint32_t needed = static_cast<SliceGroup *>(groups)[0].team;
+  int threads = omp_get_num_threads ? omp_get_num_threads() : 1;
+  return threads >= 0 && uint32_t(threads) >= needed;
 }
 
 extern "C" void *__respec_slice_group_shared(void *groups, uint64_t group) {

@@ -474,11 +474,12 @@ llvm.func @__respec_launch.dead_thread0_read(%gx32: i32, %out: !llvm.ptr) {
 // bytes, and the block's per-thread storage, here 4 bytes per thread,
 // rounded up to 64). In the block, the runtime's shared memory and the
 // per-thread scratch array become the group's, and the barrier mark
-// becomes a barrier of the slices. The vector loop starting at a run-time
-// %m is cut at its own iterations nearest the slice bounds; the barrier
-// before it would repeat the mark's and the one after it ends the block:
-// neither is kept. The version for other launches keeps the grid as it
-// was, without the mark, and the mark's declaration goes.
+// becomes a barrier of the slices, once the runtime says the team runs all
+// the slices at once (__respec_slice_team_ready). The vector loop starting
+// at a run-time %m is cut at its own iterations nearest the slice bounds;
+// the barrier before it would repeat the mark's and the one after it ends
+// the block: neither is kept. The version for other launches keeps the
+// grid as it was, without the mark, and the mark's declaration goes.
 // CHECK-LABEL: llvm.func @__respec_launch.synchronized(
 // CHECK-SAME: %[[GX32:[^:]*]]: i32, %[[BX32:[^:]*]]: i32, %[[M32:[^:]*]]: i32
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
@@ -495,7 +496,10 @@ llvm.func @__respec_launch.dead_thread0_read(%gx32: i32, %out: !llvm.ptr) {
 // CHECK: %[[GROUPS:.*]] = llvm.call @__respec_slice_groups_begin(%{{.*}}, %{{.*}}, %[[SHAREDBYTES]], %[[PRIVATEBYTES]])
 // CHECK: scf.parallel (%[[B:.*]], %[[S:.*]]) =
 // CHECK: %[[GROUP:.*]] = arith.index_castui %[[B]] : index to i64
-// CHECK: %[[SHARED:.*]] = llvm.call @__respec_slice_group_shared(%[[GROUPS]], %[[GROUP]])
+// CHECK: %[[READY:.*]] = llvm.call @__respec_slice_team_ready(%[[GROUPS]])
+// CHECK: %[[ISREADY:.*]] = arith.cmpi ne, %[[READY]], %{{.*}} : i32
+// CHECK-NEXT: scf.if %[[ISREADY]] {
+// CHECK-NEXT: %[[SHARED:.*]] = llvm.call @__respec_slice_group_shared(%[[GROUPS]], %[[GROUP]])
 // CHECK: %[[PRIVATE:.*]] = llvm.call @__respec_slice_group_private(%[[GROUPS]], %[[GROUP]])
 // CHECK: %[[ARRAY:.*]] = llvm.getelementptr %[[PRIVATE]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK-NOT: __respec_block_scratch
@@ -513,8 +517,19 @@ llvm.func @__respec_launch.dead_thread0_read(%gx32: i32, %out: !llvm.ptr) {
 // CHECK-NOT: __respec_slice_barrier
 // CHECK: scf.parallel (%{{.*}}) = (%[[LO]]) to (%[[HI]]) step (%[[C16]])
 // CHECK: {respec.parallel_level = "block"}
-// CHECK-NEXT: scf.reduce
-// CHECK-NEXT: } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
+// A team smaller than the slices need (OpenMP may give fewer threads than
+// asked): the first slice of each block runs the block as it was.
+// CHECK-NEXT: } else {
+// CHECK: %[[ISFIRST:.*]] = arith.cmpi eq, %[[S]], %{{.*}} : index
+// CHECK-NEXT: scf.if %[[ISFIRST]] {
+// CHECK-NEXT: llvm.call @__respec_shared_memory(%[[SHAREDBYTES]])
+// CHECK-NOT: __respec_slice
+// CHECK: llvm.call @__respec_block_scratch
+// CHECK-NOT: __respec_slice
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[BX]]) step (%{{.*}})
+// CHECK-NOT: __respec_slice
+// CHECK: scf.parallel (%{{.*}}) = (%[[M]]) to (%[[BX]]) step (%[[C16]])
+// CHECK: } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
 // CHECK-NEXT: } else {
 // CHECK-NOT: __respec_barrier_point
 // CHECK: llvm.call @__respec_shared_memory

@@ -77,6 +77,8 @@ inline constexpr llvm::StringLiteral kBarrierSynchronizedThreadsAttr =
 /// meet at barriers (runtime/cpu/SliceGroups.cpp).
 inline constexpr llvm::StringLiteral kSliceGroupsBeginFunction =
     "__respec_slice_groups_begin";
+inline constexpr llvm::StringLiteral kSliceTeamReadyFunction =
+    "__respec_slice_team_ready";
 inline constexpr llvm::StringLiteral kSliceGroupSharedFunction =
     "__respec_slice_group_shared";
 inline constexpr llvm::StringLiteral kSliceGroupPrivateFunction =

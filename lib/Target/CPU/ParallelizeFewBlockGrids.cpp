@@ -589,8 +589,8 @@ void restrictToLattice(scf::ParallelOp loop, Value first, Value end,
 /// linear index is `first`: a slice without thread 0 never writes thread
 /// 0's entry, and the value is the same in every entry. The entries are
 /// of the loaded type (per-thread copies of one value).
-void readFirstThreadEntries(scf::ParallelOp sliced, Value first) {
-  sliced.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+void readFirstThreadEntries(Block *slice, Value first) {
+  slice->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto loop = dyn_cast<scf::ParallelOp>(op))
       return WalkResult::skip();
     auto load = dyn_cast<LLVM::LoadOp>(op);
@@ -615,9 +615,9 @@ struct SliceGroup {
 
 /// Makes the block-level calls of the runtime's shared memory in `sliced`
 /// return the storage of the block's slice group instead of the core's.
-void shareGroupMemory(scf::ParallelOp sliced, const SliceGroup &group,
+void shareGroupMemory(Block *slice, const SliceGroup &group,
                       LLVM::LLVMFuncOp groupShared) {
-  for (Operation &op : llvm::make_early_inc_range(*sliced.getBody())) {
+  for (Operation &op : llvm::make_early_inc_range(*slice)) {
     if (!isCallTo(&op, kSharedMemoryFunction))
       continue;
     OpBuilder b(&op);
@@ -644,9 +644,9 @@ void addSliceBarrier(scf::ParallelOp loop, const SliceGroup &group,
 
 /// Makes the slices of `sliced`'s blocks wait for each other where the
 /// kernel's barriers were (the marks respec-lower-barriers left).
-void addSliceBarriers(scf::ParallelOp sliced, const SliceGroup &group,
+void addSliceBarriers(Block *slice, const SliceGroup &group,
                       LLVM::LLVMFuncOp barrier) {
-  sliced.getBody()->walk([&](LLVM::CallOp mark) {
+  slice->walk([&](LLVM::CallOp mark) {
     if (!isCallTo(mark, kBarrierPointFunction))
       return;
     OpBuilder b(mark);
@@ -664,9 +664,9 @@ bool isSliceBarrier(Operation &op) {
 /// Erases the barriers of slices in `sliced` that order nothing: one that
 /// only side-effect-free ops separate from the barrier before it, and one
 /// that only such ops separate from the end of the block.
-void dropRedundantSliceBarriers(scf::ParallelOp sliced) {
+void dropRedundantSliceBarriers(Block *slice) {
   llvm::SetVector<Operation *> redundant;
-  sliced->walk([&](Block *block) {
+  auto visit = [&](Block *block) {
     Operation *previousBarrier = nullptr;
     for (Operation &op : *block) {
       if (isSliceBarrier(op)) {
@@ -677,9 +677,10 @@ void dropRedundantSliceBarriers(scf::ParallelOp sliced) {
         previousBarrier = nullptr;
       }
     }
-  });
-  Block *body = sliced.getBody();
-  for (Operation *op = body->getTerminator()->getPrevNode(); op;
+  };
+  visit(slice);
+  slice->walk([&](Block *block) { visit(block); });
+  for (Operation *op = slice->getTerminator()->getPrevNode(); op;
        op = op->getPrevNode()) {
     if (isSliceBarrier(*op)) {
       redundant.insert(op);
@@ -709,7 +710,7 @@ void eraseBarrierPoints(ModuleOp module) {
 
 /// The runtime functions of slices that wait for each other.
 struct SliceRuntime {
-  LLVM::LLVMFuncOp begin, groupShared, groupPrivate, barrier;
+  LLVM::LLVMFuncOp begin, teamReady, groupShared, groupPrivate, barrier;
 
   explicit SliceRuntime(ModuleOp module) {
     OpBuilder b(module.getContext());
@@ -718,6 +719,9 @@ struct SliceRuntime {
     begin = getOrDeclareFunction(
         module, kSliceGroupsBeginFunction,
         LLVM::LLVMFunctionType::get(pointer, {i64, i64, i64, i64}));
+    teamReady = getOrDeclareFunction(
+        module, kSliceTeamReadyFunction,
+        LLVM::LLVMFunctionType::get(b.getI32Type(), {pointer}));
     groupShared = getOrDeclareFunction(
         module, kSliceGroupSharedFunction,
         LLVM::LLVMFunctionType::get(pointer, {pointer, i64}));
@@ -783,7 +787,7 @@ SharedPrivateStorage layOutSharedPrivateStorage(OpBuilder &b,
 
 /// Makes the per-thread storage of `sliced` (the copies `mapping` made of
 /// `storage`'s allocations) the block's share for all its slices.
-void sharePrivateStorage(scf::ParallelOp sliced, const SliceGroup &group,
+void sharePrivateStorage(Block *slice, const SliceGroup &group,
                          const SharedPrivateStorage &storage,
                          const IRMapping &mapping,
                          LLVM::LLVMFuncOp groupPrivate) {
@@ -792,7 +796,7 @@ void sharePrivateStorage(scf::ParallelOp sliced, const SliceGroup &group,
   // Before the first allocation, which comes after the block's index.
   OpBuilder b(mapping.lookup(storage.allocations.front()->getResult(0))
                   .getDefiningOp());
-  Location loc = sliced.getLoc();
+  Location loc = slice->getParentOp()->getLoc();
   Value base = LLVM::CallOp::create(b, loc, groupPrivate,
                                     ValueRange{group.groups, group.index})
                    .getResult();
@@ -806,6 +810,28 @@ void sharePrivateStorage(scf::ParallelOp sliced, const SliceGroup &group,
     copy->getResult(0).replaceAllUsesWith(part);
     copy->erase();
   }
+}
+
+/// Fills the else branch of `readyIf` with what a team too small for the
+/// slices runs (OpenMP may give a parallel region fewer threads than asked,
+/// e.g. under KMP_DEVICE_THREAD_LIMIT): the first slice of each block runs
+/// the whole block as the grid loop would, the others nothing.
+void buildWholeBlockFallback(scf::IfOp readyIf, scf::ParallelOp grid,
+                             Value slice) {
+  OpBuilder b = OpBuilder::atBlockBegin(readyIf.elseBlock());
+  Location loc = grid.getLoc();
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slice,
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  auto firstIf = scf::IfOp::create(b, loc, isFirst, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(firstIf.thenBlock());
+  auto sliced = cast<scf::ParallelOp>(readyIf->getParentOp());
+  IRMapping mapping;
+  for (auto [from, to] :
+       llvm::zip(grid.getInductionVars(), sliced.getBody()->getArguments()))
+    mapping.map(from, to);
+  for (Operation &op : grid.getBody()->without_terminator())
+    b.clone(op, mapping);
 }
 
 /// Builds the sliced copy of `grid` at `b`'s insertion point: the grid's
@@ -854,13 +880,33 @@ void buildSlicedGrid(OpBuilder &b, scf::ParallelOp grid, const SlicePlan &plan,
     group = {groups,
              arith::IndexCastUIOp::create(b, loc, b.getI64Type(), block)};
   }
+  // The block's code for this slice; for slices that wait for each other,
+  // only once the team is known to run them all at once.
+  Block *sliceCode = body;
+  if (runtime) {
+    Value ready =
+        LLVM::CallOp::create(b, loc, runtime->teamReady, ValueRange{groups})
+            .getResult();
+    ready = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, ready,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+    auto readyIf = scf::IfOp::create(b, loc, ready, /*withElseRegion=*/true);
+    sliceCode = readyIf.thenBlock();
+    buildWholeBlockFallback(readyIf, grid, slice);
+    b.setInsertionPointToStart(sliceCode);
+  }
   IRMapping mapping;
   for (auto [from, to] :
        llvm::zip(grid.getInductionVars(), body->getArguments()))
     mapping.map(from, to);
   for (Operation &op : grid.getBody()->without_terminator())
     b.clone(op, mapping);
-  for (scf::ParallelOp loop : collectThreadLoops(sliced)) {
+  SmallVector<scf::ParallelOp> threadLoops;
+  sliceCode->walk([&](scf::ParallelOp loop) {
+    if (isThreadLoop(loop))
+      threadLoops.push_back(loop);
+  });
+  for (scf::ParallelOp loop : threadLoops) {
     if (classifyXCut(loop) == XCut::Exact) {
       restrictToSlice(loop, first, end, isLast);
       continue;
@@ -875,13 +921,13 @@ void buildSlicedGrid(OpBuilder &b, scf::ParallelOp grid, const SlicePlan &plan,
   }
   // Before the per-thread storage is shared: the entries are found from
   // each allocation's own pointer.
-  readFirstThreadEntries(sliced, first);
+  readFirstThreadEntries(sliceCode, first);
   if (runtime) {
-    sharePrivateStorage(sliced, group, privateStorage, mapping,
+    sharePrivateStorage(sliceCode, group, privateStorage, mapping,
                         runtime->groupPrivate);
-    shareGroupMemory(sliced, group, runtime->groupShared);
-    addSliceBarriers(sliced, group, runtime->barrier);
-    dropRedundantSliceBarriers(sliced);
+    shareGroupMemory(sliceCode, group, runtime->groupShared);
+    addSliceBarriers(sliceCode, group, runtime->barrier);
+    dropRedundantSliceBarriers(sliceCode);
   }
 }
 
