@@ -15,6 +15,7 @@
 
 extern "C" {
 int __respec_slice_team_size(void);
+int32_t __respec_slice_team_ready(void *groups);
 void *__respec_slice_groups_begin(uint64_t groups, uint64_t slices,
                                   uint64_t sharedBytes,
                                   uint64_t perThreadBytes);
@@ -81,6 +82,12 @@ int main() {
     thread.join();
   for (int count : wrong)
     CHECK(count == 0);
+
+  // The caller's team (here no OpenMP team: one thread) cannot run 2 x 3
+  // slices at once; generated code then runs each block whole.
+  CHECK(__respec_slice_team_ready(groups) == 0);
+  CHECK(__respec_slice_team_ready(__respec_slice_groups_begin(1, 1, 0, 0)) ==
+        1);
 
   // A later launch from the same thread reuses and resets the storage.
   void *again = __respec_slice_groups_begin(1, 2, 8, 8);

@@ -11,8 +11,9 @@
 // memory with a block that is not a multiple of 64 threads, a branch on a
 // kernel argument around barriers, a 2-D block, and a value that the
 // block's last thread publishes to all. Each runs with 1, 2, 3 and 8
-// OpenMP threads (8: two blocks of four slices), with the optimization
-// off, and coarsened. The host checks every element exactly.
+// OpenMP threads (8: two blocks of four slices), with 4 asked for but 2
+// given (KMP_DEVICE_THREAD_LIMIT: each block then runs whole), with the
+// optimization off, and coarsened. The host checks every element exactly.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %respec -O2 --keep %s -o %t.dir/prog
 // RUN: FileCheck %s --check-prefix=IR --input-file=%t.dir/few_block_barriers.cpu.mlir
@@ -20,6 +21,7 @@
 // RUN: env OMP_NUM_THREADS=2 %t.dir/prog | FileCheck %s
 // RUN: env OMP_NUM_THREADS=3 %t.dir/prog | FileCheck %s
 // RUN: env OMP_NUM_THREADS=8 %t.dir/prog | FileCheck %s
+// RUN: env OMP_NUM_THREADS=4 KMP_DEVICE_THREAD_LIMIT=2 %t.dir/prog | FileCheck %s
 // RUN: %respec -O2 --disable-opt=few-block-barriers %s -o %t.off
 // RUN: env OMP_NUM_THREADS=8 %t.off | FileCheck %s
 // RUN: %respec -O1 --coarsen=block=2,thread=2 %s -o %t.c
