@@ -690,3 +690,30 @@ llvm.func @__respec_launch.asks_address_space(%gx32: i32, %n32: i32, %out: !llvm
   } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
   llvm.return
 }
+
+// -----
+
+// `%smid` (the core a block runs on) is the same for all threads of a
+// block: a grid that reads it is not sliced, with or without barriers.
+// CHECK-LABEL: llvm.func @__respec_launch.reads_smid(
+// CHECK-NOT: omp_get_max_threads
+// CHECK-NOT: scf.if
+// CHECK: llvm.return
+llvm.func @__respec_smid() -> i32
+llvm.func @__respec_launch.reads_smid(%gx32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %sm = llvm.call @__respec_smid() : () -> i32
+      %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %sm, %dst : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.independent_threads, respec.parallel_level = "grid"}
+  llvm.return
+}

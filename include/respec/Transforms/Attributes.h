@@ -92,6 +92,9 @@ inline constexpr llvm::StringLiteral kSliceTeamSizeFunction =
 /// memory and block storage.
 inline constexpr llvm::StringLiteral kAddressSpaceQueryFunction =
     "__respec_address_space";
+/// The runtime's `%smid`: the core running the calling thread, the same for
+/// all threads of a block unless the block runs as slices.
+inline constexpr llvm::StringLiteral kSmidFunction = "__respec_smid";
 /// Marks, at block level after barrier lowering, where a barrier of the
 /// kernel was (respec-lower-barriers=mark-barriers); never reaches LLVM:
 /// respec-parallelize-few-block-grids removes every call.

@@ -944,6 +944,10 @@ struct ParallelizeFewBlockGridsPass
         findFunctionsReaching(module, {kSharedMemoryFunction}, isIndirectCall);
     llvm::DenseSet<StringRef> addressSpaceQueriers = findFunctionsReaching(
         module, {kAddressSpaceQueryFunction}, isIndirectCall);
+    // `%smid` is the same for all threads of a block, which slices on
+    // several cores would not be.
+    llvm::DenseSet<StringRef> smidReaders =
+        findFunctionsReaching(module, {kSmidFunction}, isIndirectCall);
     SmallVector<std::pair<scf::ParallelOp, SliceKind>> candidates;
     module.walk([&](scf::ParallelOp grid) {
       if (!isGridLoop(grid))
@@ -953,6 +957,13 @@ struct ParallelizeFewBlockGridsPass
       (void)runRegionDCE(rewriter, grid->getRegions());
       SliceKind kind =
           classifyGrid(grid, sharedMemoryUsers, addressSpaceQueriers);
+      if (grid.getBody()
+              ->walk([&](Operation *op) {
+                return isCallToAnyOf(op, smidReaders) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
+              })
+              .wasInterrupted())
+        kind = SliceKind::None;
       if (kind == SliceKind::Synchronized && !barrierGrids)
         kind = SliceKind::None;
       if (kind != SliceKind::None)
