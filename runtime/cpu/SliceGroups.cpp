@@ -35,6 +35,7 @@ int omp_get_num_threads(void) __attribute__((weak));
 int omp_get_dynamic(void) __attribute__((weak));
 int omp_get_active_level(void) __attribute__((weak));
 int omp_get_thread_limit(void) __attribute__((weak));
+int omp_get_num_procs(void) __attribute__((weak));
 }
 
 namespace {
@@ -92,10 +93,10 @@ private:
 
 thread_local SliceGroupStorage groupStorage;
 
-/// Spins before a waiting slice starts yielding its core: about the time a
-/// short phase of the other slices takes. A team larger than the machine's
-/// cores (OMP_NUM_THREADS above them) then still makes progress.
-constexpr unsigned kSpinsBeforeYield = 4096;
+/// Spins before a waiting slice starts yielding its core (a few
+/// microseconds): a slice descheduled by other work on the machine then
+/// gets the core back soon.
+constexpr unsigned kSpinsBeforeYield = 512;
 
 /// Yields after which a waiting slice checks that its team is as large as
 /// its grid needs, the one way a barrier of slices could wait forever.
@@ -132,7 +133,14 @@ extern "C" int __respec_slice_team_size(void) {
     return 1;
   int threads = omp_get_max_threads();
   int limit = omp_get_thread_limit();
-  return threads < limit ? threads : limit;
+  if (limit < threads)
+    threads = limit;
+  // Slices that wait for each other on fewer cores than slices take turns
+  // at every barrier (OMP_NUM_THREADS=4 on 2 cores: a 4-slice block with
+  // many barriers ran 700x slower): no more slices than the processors the
+  // process may run on.
+  int processors = omp_get_num_procs ? omp_get_num_procs() : 1;
+  return threads < processors ? threads : processors;
 }
 
 extern "C" void *__respec_slice_groups_begin(uint64_t groups, uint64_t slices,

@@ -717,3 +717,48 @@ llvm.func @__respec_launch.reads_smid(%gx32: i32, %out: !llvm.ptr) {
   } {respec.independent_threads, respec.parallel_level = "grid"}
   llvm.return
 }
+
+// -----
+
+// Work between barriers somewhere (a loop of %n steps in a thread) does not
+// pay for a loop that may meet at a barrier %steps times around a few
+// operations per thread: not sliced.
+// CHECK-LABEL: llvm.func @__respec_launch.many_light_phases(
+// CHECK-NOT: __respec_slice
+// CHECK: llvm.return
+llvm.func @__respec_barrier_point()
+llvm.func @__respec_launch.many_light_phases(%gx32: i32, %n32: i32, %steps32: i32, %out: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %gx = arith.index_castui %gx32 : i32 to index
+  %n = arith.index_castui %n32 : i32 to index
+  %steps = arith.index_castui %steps32 : i32 to index
+  scf.parallel (%b) = (%c0) to (%gx) step (%c1) {
+    scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+      %xi = arith.index_castui %x : index to i64
+      %zero = arith.constant 0 : i32
+      %sum = scf.for %r = %c0 to %n step %c1 iter_args(%acc = %zero) -> (i32) {
+        %next = arith.addi %acc, %acc : i32
+        scf.yield %next : i32
+      }
+      %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %sum, %dst : i32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    llvm.call @__respec_barrier_point() : () -> ()
+    scf.for %k = %c0 to %steps step %c1 {
+      scf.parallel (%x) = (%c0) to (%c256) step (%c1) {
+        %xi = arith.index_castui %x : index to i64
+        %dst = llvm.getelementptr %out[%xi] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+        %v = llvm.load %dst : !llvm.ptr -> i32
+        %w = arith.addi %v, %v : i32
+        llvm.store %w, %dst : i32, !llvm.ptr
+        scf.reduce
+      } {respec.parallel_level = "block"}
+      llvm.call @__respec_barrier_point() : () -> ()
+    }
+    scf.reduce
+  } {respec.barrier_synchronized_threads, respec.parallel_level = "grid"}
+  llvm.return
+}

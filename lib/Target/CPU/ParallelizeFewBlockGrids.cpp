@@ -349,31 +349,87 @@ bool mayIterateMuch(Operation *loop) {
          (*upper - *lower) / *step >= kFewIterations;
 }
 
-/// True if the threads of `grid` have work between barriers that a slice
-/// barrier's wait (a fraction of a microsecond, more on a busy machine) is
+/// True if `loop` scales a value it carries by a constant factor each
+/// iteration (`w /= 2`, `offset *= 2`, `s >>= 1`): a tree's loop, of a
+/// logarithmic number of iterations.
+bool scalesCarriedValue(Operation *loop) {
+  auto isCarried = [&](Value value) {
+    auto argument = dyn_cast<BlockArgument>(value);
+    return argument && argument.getOwner()->getParentOp() == loop;
+  };
+  auto isScaling = [](Operation *op, Value constantOperand) {
+    std::optional<int64_t> factor = getConstantThroughCasts(constantOperand);
+    if (!factor)
+      return false;
+    if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp, LLVM::ShlOp,
+            LLVM::LShrOp, LLVM::AShrOp>(op))
+      return *factor >= 1;
+    return isa<arith::MulIOp, arith::DivUIOp, arith::DivSIOp, LLVM::MulOp,
+               LLVM::UDivOp, LLVM::SDivOp>(op) &&
+           *factor >= 2;
+  };
+  WalkResult walk = loop->walk([&](Operation *op) {
+    if (op->getNumOperands() != 2 || op == loop)
+      return WalkResult::advance();
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    bool commutes = isa<arith::MulIOp, LLVM::MulOp>(op);
+    if ((isCarried(lhs) && isScaling(op, rhs)) ||
+        (commutes && isCarried(rhs) && isScaling(op, lhs)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// True if `op` contains a barrier mark.
+bool containsBarrierPoint(Operation *op) {
+  return op
+      ->walk([](LLVM::CallOp call) {
+        return isCallTo(call, kBarrierPointFunction) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// True if `root`'s threads have work that a wait of the block's slices is
 /// worth: a serial loop in a thread loop, or a loop of thread loops at
 /// block level without a barrier mark in it (the interchange of a
-/// block-stride loop), each of more than a few iterations. A tree
-/// reduction or a tile staged through shared memory, whose phases are a
-/// few operations per thread, ran 1.5-3x slower as slices on 2 cores than
-/// on one.
-bool hasWorkBetweenBarriers(scf::ParallelOp grid) {
-  WalkResult walk = grid.getBody()->walk([&](Operation *op) {
-    if (!isa<scf::ForOp, scf::WhileOp>(op) || !mayIterateMuch(op))
+/// block-stride loop), each of more than a few iterations.
+bool hasWork(Operation *root, scf::ParallelOp grid) {
+  WalkResult walk = root->walk([&](Operation *op) {
+    if (op == root || !isa<scf::ForOp, scf::WhileOp>(op) || !mayIterateMuch(op))
       return WalkResult::advance();
     bool inThreadLoop = op->getParentOfType<scf::ParallelOp>() != grid;
     if (inThreadLoop)
       return WalkResult::interrupt();
     bool runsThreads = !collectThreadLoops(op).empty();
-    bool meets = op->walk([](LLVM::CallOp call) {
-                     return isCallTo(call, kBarrierPointFunction)
-                                ? WalkResult::interrupt()
-                                : WalkResult::advance();
-                   }).wasInterrupted();
-    return runsThreads && !meets ? WalkResult::interrupt()
-                                 : WalkResult::advance();
+    return runsThreads && !containsBarrierPoint(op) ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
   });
   return walk.wasInterrupted();
+}
+
+/// True if the threads of `grid` have work between barriers that a slice
+/// barrier's wait (a fraction of a microsecond, more on a busy machine) is
+/// worth: work somewhere (hasWork), and no loop at block level that may
+/// meet at barriers many times with no work in between (`for (it = 0; it <
+/// steps; ++it) { ... __syncthreads(); }` around a few operations per
+/// thread; a tree's logarithmic loop is fine). A tree reduction or a tile
+/// staged through shared memory alone, whose phases are a few operations
+/// per thread, ran 1.5-3x slower as slices on 2 cores than on one, and a
+/// loop of 40,000 light phases 5x slower.
+bool hasWorkBetweenBarriers(scf::ParallelOp grid) {
+  if (!hasWork(grid, grid))
+    return false;
+  WalkResult walk = grid.getBody()->walk([&](Operation *op) {
+    if (!isa<scf::ForOp, scf::WhileOp>(op) ||
+        op->getParentOfType<scf::ParallelOp>() != grid ||
+        !containsBarrierPoint(op) || !mayIterateMuch(op) ||
+        scalesCarriedValue(op) || hasWork(op, grid))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !walk.wasInterrupted();
 }
 
 /// How `grid`'s blocks may run as slices of threads on several cores.
