@@ -6,9 +6,10 @@
 // trip count from a kernel argument (read from one thread's copy), a
 // thread-private array, a block-stride loop, a branch on thread 0, a
 // bounds check, a 2-D block and a block size that is not a multiple of 64.
-// Kernels with barriers (an array reversed through shared memory, a tile
-// transposed in dynamic shared memory, a barrier in a loop) keep one core
-// per block. Each runs with 1, 2 and 8 OpenMP threads (8 slices grids of
+// Kernels with barriers and only a few operations per thread between them
+// (an array reversed through shared memory, a tile transposed in dynamic
+// shared memory, a barrier in a loop) keep one core per block
+// (few_block_barriers.cu covers those that get slices). Each runs with 1, 2 and 8 OpenMP threads (8 slices grids of
 // up to 4 blocks), with the optimization off, and coarsened. The host
 // checks every element.
 // RUN: %respec -O2 %s -o %t
