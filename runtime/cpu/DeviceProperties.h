@@ -9,9 +9,13 @@ namespace respec {
 namespace cpu {
 
 /// Per-block shared memory available without and with opting in
-/// (cudaFuncAttributeMaxDynamicSharedMemorySize), as on an sm_80 GPU.
+/// (cudaFuncAttributeMaxDynamicSharedMemorySize), as on an sm_80 GPU (the
+/// device's compute capability): 164 KiB per multiprocessor less the 1 KiB
+/// CUDA reserves per block. Before 0.28.0 the opt-in limit was sm_86's
+/// 99 KiB, and kernels written for A100s and H100s that ask for more were
+/// refused.
 constexpr size_t sharedMemPerBlockDefault = 49152;
-constexpr size_t sharedMemPerBlockOptin = 101376;
+constexpr size_t sharedMemPerBlockOptin = 166912;
 
 /// The one device's properties, computed once from the machine.
 const cudaDeviceProp &deviceProperties();

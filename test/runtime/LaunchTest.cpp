@@ -150,6 +150,10 @@ void testSharedMemoryAttributes() {
   CHECK_OK(cudaFuncSetAttribute(
       scale, cudaFuncAttributeMaxDynamicSharedMemorySize, 60000));
   CHECK_OK(cudaLaunchKernel(scale, dim3(1), dim3(32), args, 60000, nullptr));
+  // sm_80's opt-in limit: 163 KiB with the static shared memory.
+  CHECK_OK(cudaFuncSetAttribute(
+      scale, cudaFuncAttributeMaxDynamicSharedMemorySize, 160000));
+  CHECK_OK(cudaLaunchKernel(scale, dim3(1), dim3(32), args, 160000, nullptr));
   CHECK_EQ_ERR(cudaFuncSetAttribute(
                    scale, cudaFuncAttributeMaxDynamicSharedMemorySize, 200000),
                cudaErrorInvalidValue);
