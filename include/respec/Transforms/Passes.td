@@ -457,10 +457,15 @@ def ParallelizeFewBlockGridsPass
     With `barrier-grids`, grids whose threads synchronize only at
     `__syncthreads()` (`respec.barrier_synchronized_threads`) get such a
     version too: their slices share one shared-memory allocation per block
-    (`__respec_slice_groups_begin`, `__respec_slice_group_shared`) and
-    wait for each other after every thread loop (`__respec_slice_barrier`).
-    It is taken only when the runtime says the parallel region will run
-    that many threads at once (`__respec_slice_team_size`).
+    (`__respec_slice_groups_begin`, `__respec_slice_group_shared`,
+    `__respec_slice_group_private` for per-thread storage) and wait for
+    each other where the kernel's barriers were (`__respec_slice_barrier`
+    at the marks `--respec-lower-barriers=mark-barriers` leaves), when
+    their threads have work between barriers. It is taken only when the
+    runtime says the parallel region will run that many threads at once
+    (`__respec_slice_team_size`); a slice whose team turns out smaller
+    (`__respec_slice_team_ready`) leaves its block to the first slice,
+    which runs it whole.
   }];
   let options = [
     Option<"minBlockThreads", "min-block-threads", "unsigned",

@@ -38,15 +38,19 @@
 // (respec.barrier_synchronized_threads) are sliced too. Barrier lowering
 // has cut their code into thread loops, one per interval between barriers
 // (and more from later splits), in block-level control flow that is the
-// same for all threads. Each slice runs that block-level code, its part of
-// every thread loop, and then waits at a barrier of its block's slices
-// (`__respec_slice_barrier`), so that no thread loop starts before every
-// slice finished the one before: the CUDA barrier, or a wait the kernel
-// did not need where a split made two loops of one interval. The slices of
-// a block must run at the same time, each on a thread of the team: the
+// same for all threads. Each slice runs that block-level code and its part
+// of every thread loop, and waits for the block's other slices
+// (`__respec_slice_barrier`) where the kernel's barriers were, which
+// respec-lower-barriers marks (`__respec_barrier_point`); a vector loop cut
+// at its own iterations also gets a wait before and after it. Only grids
+// whose threads have work between barriers get this version: waits around
+// a few operations per thread cost more than they save. The slices of a
+// block must run at the same time, each on a thread of the team: the
 // version is taken only if the launching thread's next parallel region will
-// have the team asked for (`__respec_slice_team_size`), and the grid gets a
-// static schedule (respec-schedule-grid-loops). Their shared memory is one
+// have the team asked for (`__respec_slice_team_size`), each slice checks
+// the team it got (`__respec_slice_team_ready`; if too small, the first
+// slice of each block runs the whole block), and the grid gets a static
+// schedule (respec-schedule-grid-loops). Their shared memory is one
 // allocation per block for all its slices (`__respec_slice_group_shared`),
 // made by the launching thread (`__respec_slice_groups_begin`) instead of
 // each core's arena; the runtime's shared-memory call is then the only
@@ -290,8 +294,8 @@ enum class SliceKind {
   None,
   /// Slices of independent threads, each with no need of the others.
   Independent,
-  /// Slices that meet at a barrier after each thread loop and share the
-  /// block's shared memory.
+  /// Slices that meet where the kernel's barriers were and share the
+  /// block's shared memory and per-thread storage.
   Synchronized,
 };
 
@@ -432,18 +436,34 @@ bool hasWorkBetweenBarriers(scf::ParallelOp grid) {
   return !walk.wasInterrupted();
 }
 
+/// The functions whose calls keep a grid from running as slices: those
+/// reaching the runtime's shared memory (or making indirect calls), its
+/// address-space queries (`__isShared` & co., judged by the running core's
+/// storage) and its `%smid` (the same for all threads of a block).
+struct SliceBlockers {
+  llvm::DenseSet<StringRef> sharedMemoryUsers, addressSpaceQueriers,
+      smidReaders;
+
+  explicit SliceBlockers(ModuleOp module)
+      : sharedMemoryUsers(findFunctionsReaching(module, {kSharedMemoryFunction},
+                                                isIndirectCall)),
+        addressSpaceQueriers(findFunctionsReaching(
+            module, {kAddressSpaceQueryFunction}, isIndirectCall)),
+        smidReaders(
+            findFunctionsReaching(module, {kSmidFunction}, isIndirectCall)) {}
+};
+
 /// How `grid`'s blocks may run as slices of threads on several cores.
-SliceKind classifyGrid(scf::ParallelOp grid,
-                       const llvm::DenseSet<StringRef> &sharedMemoryUsers,
-                       const llvm::DenseSet<StringRef> &addressSpaceQueriers) {
+SliceKind classifyGrid(scf::ParallelOp grid, const SliceBlockers &blockers) {
   bool independent = grid->hasAttr(kIndependentThreadsAttr);
   auto func = grid->getParentOfType<LLVM::LLVMFuncOp>();
   // A cooperative launch's team has one thread per block, none to spare.
   bool synchronized = grid->hasAttr(kBarrierSynchronizedThreadsAttr) &&
                       !(func && func->hasAttr(kSyncsGridAttr));
-  synchronized = synchronized && hasWorkBetweenBarriers(grid);
   if ((!independent && !synchronized) || grid.getNumReductions() != 0 ||
       !allConstant(grid.getLowerBound(), 0) || !allConstant(grid.getStep(), 1))
+    return SliceKind::None;
+  if (synchronized && !hasWorkBetweenBarriers(grid))
     return SliceKind::None;
   // Nothing in the grid may rely on one thread at a time or take the
   // core's shared memory, but synchronized slices' block-level calls of
@@ -457,11 +477,12 @@ SliceKind classifyGrid(scf::ParallelOp grid,
       sharedBytes = op->getOperand(0);
       return WalkResult::advance();
     }
-    if (isCallToAnyOf(op, sharedMemoryUsers))
+    if (isCallToAnyOf(op, blockers.sharedMemoryUsers) ||
+        isCallToAnyOf(op, blockers.smidReaders))
       return WalkResult::interrupt();
     // The runtime would not know the group's shared memory and per-thread
     // storage for what they are.
-    if (synchronized && isCallToAnyOf(op, addressSpaceQueriers))
+    if (synchronized && isCallToAnyOf(op, blockers.addressSpaceQueriers))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -469,6 +490,8 @@ SliceKind classifyGrid(scf::ParallelOp grid,
     return SliceKind::None;
   // Thread loops that can be sliced, never nested in one another, and
   // block-level code that may run once per slice.
+  bool privateStorageShareable =
+      synchronized && findShareablePrivateStorage(grid).has_value();
   walk = grid.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
       // Restricting a loop nested in another (fused block rows) would cut
@@ -483,8 +506,8 @@ SliceKind classifyGrid(scf::ParallelOp grid,
       XCut cut = classifyXCut(loop);
       if (!isThreadLoop(loop) || nested || cut == XCut::None ||
           (cut == XCut::Lattice &&
-           (!synchronized || (touchesThreadPrivateStorage(loop) &&
-                              !findShareablePrivateStorage(grid)))))
+           (!synchronized ||
+            (touchesThreadPrivateStorage(loop) && !privateStorageShareable))))
         return WalkResult::interrupt();
       return WalkResult::skip();
     }
@@ -640,7 +663,7 @@ void restrictToLattice(scf::ParallelOp loop, Value first, Value end,
   loop.getUpperBoundMutable().assign(uppers);
 }
 
-/// Makes the block-level loads of thread 0's entry in `sliced` read the
+/// Makes the block-level loads of thread 0's entry in `slice` read the
 /// entry of the slice's first thread, (z, y, x) = (0, 0, first), whose
 /// linear index is `first`: a slice without thread 0 never writes thread
 /// 0's entry, and the value is the same in every entry. The entries are
@@ -669,7 +692,7 @@ struct SliceGroup {
   Value groups, index;
 };
 
-/// Makes the block-level calls of the runtime's shared memory in `sliced`
+/// Makes the block-level calls of the runtime's shared memory in `slice`
 /// return the storage of the block's slice group instead of the core's.
 void shareGroupMemory(Block *slice, const SliceGroup &group,
                       LLVM::LLVMFuncOp groupShared) {
@@ -685,6 +708,12 @@ void shareGroupMemory(Block *slice, const SliceGroup &group,
   }
 }
 
+/// Builds, at `b`, a barrier of the slices of `group`'s block.
+void createSliceBarrier(OpBuilder &b, Location loc, const SliceGroup &group,
+                        LLVM::LLVMFuncOp barrier) {
+  LLVM::CallOp::create(b, loc, barrier, ValueRange{group.groups, group.index});
+}
+
 /// Makes the slices of a block wait for each other right before or after
 /// `loop`.
 void addSliceBarrier(scf::ParallelOp loop, const SliceGroup &group,
@@ -694,20 +723,18 @@ void addSliceBarrier(scf::ParallelOp loop, const SliceGroup &group,
     b.setInsertionPointAfter(loop);
   else
     b.setInsertionPoint(loop);
-  LLVM::CallOp::create(b, loop.getLoc(), barrier,
-                       ValueRange{group.groups, group.index});
+  createSliceBarrier(b, loop.getLoc(), group, barrier);
 }
 
-/// Makes the slices of `sliced`'s blocks wait for each other where the
-/// kernel's barriers were (the marks respec-lower-barriers left).
+/// Makes the slices running `slice` wait for each other where the kernel's
+/// barriers were (the marks respec-lower-barriers left).
 void addSliceBarriers(Block *slice, const SliceGroup &group,
                       LLVM::LLVMFuncOp barrier) {
   slice->walk([&](LLVM::CallOp mark) {
     if (!isCallTo(mark, kBarrierPointFunction))
       return;
     OpBuilder b(mark);
-    LLVM::CallOp::create(b, mark.getLoc(), barrier,
-                         ValueRange{group.groups, group.index});
+    createSliceBarrier(b, mark.getLoc(), group, barrier);
     mark.erase();
   });
 }
@@ -717,7 +744,7 @@ bool isSliceBarrier(Operation &op) {
   return isCallTo(&op, kSliceBarrierFunction);
 }
 
-/// Erases the barriers of slices in `sliced` that order nothing: one that
+/// Erases the barriers of slices in `slice` that order nothing: one that
 /// only side-effect-free ops separate from the barrier before it, and one
 /// that only such ops separate from the end of the block.
 void dropRedundantSliceBarriers(Block *slice) {
@@ -841,7 +868,7 @@ SharedPrivateStorage layOutSharedPrivateStorage(OpBuilder &b,
   return storage;
 }
 
-/// Makes the per-thread storage of `sliced` (the copies `mapping` made of
+/// Makes the per-thread storage of `slice` (the copies `mapping` made of
 /// `storage`'s allocations) the block's share for all its slices.
 void sharePrivateStorage(Block *slice, const SliceGroup &group,
                          const SharedPrivateStorage &storage,
@@ -893,7 +920,7 @@ void buildWholeBlockFallback(scf::IfOp readyIf, scf::ParallelOp grid,
 /// Builds the sliced copy of `grid` at `b`'s insertion point: the grid's
 /// dimensions and the slice, each thread loop restricted to the slice;
 /// with `runtime`, slices that share their block's memory and wait for
-/// each other after each thread loop.
+/// each other where the kernel's barriers were.
 void buildSlicedGrid(OpBuilder &b, scf::ParallelOp grid, const SlicePlan &plan,
                      const SliceRuntime *runtime) {
   Location loc = grid.getLoc();
@@ -994,16 +1021,7 @@ struct ParallelizeFewBlockGridsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // Functions that take the block's shared memory from the runtime, and
-    // those whose indirect calls might.
-    llvm::DenseSet<StringRef> sharedMemoryUsers =
-        findFunctionsReaching(module, {kSharedMemoryFunction}, isIndirectCall);
-    llvm::DenseSet<StringRef> addressSpaceQueriers = findFunctionsReaching(
-        module, {kAddressSpaceQueryFunction}, isIndirectCall);
-    // `%smid` is the same for all threads of a block, which slices on
-    // several cores would not be.
-    llvm::DenseSet<StringRef> smidReaders =
-        findFunctionsReaching(module, {kSmidFunction}, isIndirectCall);
+    SliceBlockers blockers(module);
     SmallVector<std::pair<scf::ParallelOp, SliceKind>> candidates;
     module.walk([&](scf::ParallelOp grid) {
       if (!isGridLoop(grid))
@@ -1011,15 +1029,7 @@ struct ParallelizeFewBlockGridsPass
       // Dead reads of another thread's entry must not count as uses.
       IRRewriter rewriter(grid.getContext());
       (void)runRegionDCE(rewriter, grid->getRegions());
-      SliceKind kind =
-          classifyGrid(grid, sharedMemoryUsers, addressSpaceQueriers);
-      if (grid.getBody()
-              ->walk([&](Operation *op) {
-                return isCallToAnyOf(op, smidReaders) ? WalkResult::interrupt()
-                                                      : WalkResult::advance();
-              })
-              .wasInterrupted())
-        kind = SliceKind::None;
+      SliceKind kind = classifyGrid(grid, blockers);
       if (kind == SliceKind::Synchronized && !barrierGrids)
         kind = SliceKind::None;
       if (kind != SliceKind::None)
