@@ -103,8 +103,8 @@ static std::vector<std::string> driverArguments(const FrontendOptions &options,
   } else {
     args.push_back("--cuda-path=" + options.cudaToolkitPath);
     // After clang's CUDA wrapper header, which includes the toolkit's.
-    for (StringRef header :
-         {"__respec_managed.h", "__respec_device_extras.h"}) {
+    for (StringRef header : {"__respec_managed.h", "__respec_device_extras.h",
+                             "__respec_legacy_api.h"}) {
       SmallString<256> path(options.respecCudaIncludeDir);
       sys::path::append(path, header);
       args.push_back("-include");

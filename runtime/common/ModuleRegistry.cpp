@@ -42,6 +42,8 @@ struct SymbolRecord {
   RegisteredModule *module;
   std::string deviceName;
   size_t size;
+  int textureType = 0;
+  bool normalizedFloatReads = false;
   bool resolved = false;
   SymbolInfo info;
 };
@@ -164,7 +166,11 @@ bool lookupSymbol(const void *symbol, SymbolInfo *info) {
           reg, record.module, record.deviceName, findVarEntry, &gpu);
       if (entry)
         record.info = {gpu ? nullptr : entry->address,
-                       static_cast<size_t>(entry->size), gpu, entry->name};
+                       static_cast<size_t>(entry->size),
+                       gpu,
+                       entry->name,
+                       record.textureType,
+                       record.normalizedFloatReads};
       record.resolved = entry != nullptr;
     }
     *info = record.info;
@@ -249,6 +255,18 @@ extern "C" void __cudaRegisterVar(void **handle, char *hostVar, char *,
                                std::move(record));
 }
 
+extern "C" void __cudaRegisterTexture(void **handle, const void *hostVar,
+                                      const void *, const char *deviceName,
+                                      int textureType, int normalized, int) {
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  SymbolRecord record{reinterpret_cast<RegisteredModule *>(handle), deviceName,
+                      sizeof(cudaTextureObject_t)};
+  record.textureType = textureType;
+  record.normalizedFloatReads = normalized != 0;
+  reg.symbols.insert_or_assign(hostVar, std::move(record));
+}
+
 /// Host code reaches a __managed__ variable through a pointer that the
 /// runtime sets; pointing it at the device copy makes host and device share
 /// one object, which is what managed memory means on a CPU.
@@ -274,12 +292,10 @@ extern "C" void __cudaRegisterManagedVar(void **handle, void **hostVarPtr,
     return;
   }
   *hostVarPtr = entry->address;
-  SymbolRecord record{
-      module,
-      deviceName,
-      size,
-      true,
-      {entry->address, static_cast<size_t>(entry->size), nullptr, entry->name}};
+  SymbolRecord record{module, deviceName, size};
+  record.resolved = true;
+  record.info = {entry->address, static_cast<size_t>(entry->size), nullptr,
+                 entry->name};
   reg.symbols.insert_or_assign(static_cast<const void *>(hostVarPtr),
                                std::move(record));
 }

@@ -27,6 +27,13 @@ extern "C" void __cudaRegisterVar(void **handle, char *hostVar,
                                   int ext, size_t size, int constant,
                                   int global);
 
+/// clang's registration of a texture reference (a texture<> variable):
+/// host variable -> the device variable holding its texture object.
+extern "C" void __cudaRegisterTexture(void **handle, const void *hostVar,
+                                      const void *deviceAddress,
+                                      const char *deviceName, int textureType,
+                                      int normalized, int ext);
+
 namespace respec {
 
 /// A kernel as the runtime launches it.
@@ -60,6 +67,11 @@ struct SymbolInfo {
   size_t size = 0;
   const respec_gpu_module *gpuModule = nullptr;
   const char *deviceName = nullptr;
+  /// For a texture reference (__cudaRegisterTexture): its texture type
+  /// (cudaTextureType1D, ...) and whether fetches read integer texels as
+  /// normalized floats; 0 and false for other variables.
+  int textureType = 0;
+  bool normalizedFloatReads = false;
 };
 bool lookupSymbol(const void *symbol, SymbolInfo *info);
 

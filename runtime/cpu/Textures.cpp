@@ -475,8 +475,11 @@ size_t layerIndex(const TexelMemory &memory, int32_t layer) {
   std::fflush(stdout);
   std::fprintf(stderr,
                "respec: a kernel used %s 0x%llx, which is not a live object "
-               "of that kind: unspecified launch failure\n",
-               what, handle);
+               "of that kind%s: unspecified launch failure\n",
+               what, handle,
+               handle ? ""
+                      : " (a texture<> reference no memory is bound to "
+                        "reads as object 0)");
   std::fflush(stderr);
   std::abort();
 }

@@ -17,9 +17,11 @@
 #include "respec/Frontend/CudaFrontend.h"
 #include "respec/Frontend/DeviceModulePreparation.h"
 #include "respec/Frontend/InlinePTX.h"
+#include "respec/Frontend/LegacyWarpIntrinsics.h"
 #include "respec/Frontend/ManagedVariables.h"
 #include "respec/Frontend/OpenCLFrontend.h"
 #include "respec/Frontend/SpinWaitCheck.h"
+#include "respec/Frontend/TextureReferences.h"
 #include "respec/Frontend/WarpMatrixOps.h"
 #include "respec/Frontend/WarpSynchronousCheck.h"
 #include "respec/Target/CPUBackend.h"
@@ -240,6 +242,9 @@ Driver::compileDevice(LLVMContext &context, StringRef source,
     if (options.target != TargetKind::CPU &&
         reportUnsupportedManagedVariables(managed, "--target=nvptx"))
       return nullptr;
+    lowerTextureReferences(*device);
+    upgradeUnsynchronizedWarpIntrinsics(*device,
+                                        options.target != TargetKind::CPU);
     // PTX is native to the NVPTX target; for the CPU, CUDA's headers' asm
     // (half precision, cache hints, shuffles, ...) becomes LLVM IR.
     if (options.target == TargetKind::CPU) {

@@ -244,6 +244,9 @@ __cvta_generic_to_global(const void *__p) {
 #define __RESPEC_MIN_MAX_TARGET __host__ __device__
 #include "__respec_device_extras.h"
 #include "texture_indirect_functions.h"
+// Runtime functions CUDA 12 and 13 removed, texture references among them
+// (after the texture-object functions they use).
+#include "__respec_legacy_api.h"
 
 //===----------------------------------------------------------------------===//
 // Host versions of CUDA-only math functions, which CUDA's headers make
