@@ -35,34 +35,92 @@ struct MemoryObject {
     Shared,   ///< the block's shared memory
     Global,   ///< a module-level variable (`symbol`)
     Alloca,   ///< one allocation (`op`)
-    External, ///< anything else: kernel arguments, loaded pointers
+    Argument, ///< memory the kernel's arguments (or pointers stored in
+              ///< global memory) point to: global memory, never the
+              ///< block's shared memory or a thread's allocation
+    Unknown,  ///< anything, shared memory and allocations included
   } kind;
   Operation *op = nullptr;
   StringRef symbol;
+
+  bool operator==(const MemoryObject &other) const {
+    return kind == other.kind && op == other.op && symbol == other.symbol;
+  }
 };
 
-MemoryObject underlyingObject(Value address) {
-  while (Operation *def = address.getDefiningOp()) {
-    if (auto gep = dyn_cast<LLVM::GEPOp>(def)) {
-      address = gep.getBase();
-      continue;
-    }
-    if (auto call = dyn_cast<LLVM::CallOp>(def))
-      if (call.getCallee() == kSharedMemoryFunction)
-        return {MemoryObject::Shared, def, {}};
-    if (auto addressOf = dyn_cast<LLVM::AddressOfOp>(def))
-      return {MemoryObject::Global, def, addressOf.getGlobalName()};
-    if (isa<LLVM::AllocaOp>(def))
-      return {MemoryObject::Alloca, def, {}};
-    break;
+constexpr unsigned kMaxObjectDepth = 16;
+
+MemoryObject underlyingObject(Value address, unsigned depth = 0);
+
+/// The object both `a` and `b` point into, or Unknown if they differ:
+/// an address chosen between two objects may point into either.
+MemoryObject commonObject(Value a, Value b, unsigned depth) {
+  MemoryObject objectA = underlyingObject(a, depth + 1);
+  if (objectA.kind == MemoryObject::Unknown)
+    return objectA;
+  MemoryObject objectB = underlyingObject(b, depth + 1);
+  if (objectA == objectB)
+    return objectA;
+  return {MemoryObject::Unknown, nullptr, {}};
+}
+
+/// A pointer loaded from memory: one stored in global memory (a kernel
+/// argument, which the launch reads from its parameter buffer, or a table
+/// of pointers in global memory) points to global memory; one kept in
+/// shared memory or a thread's allocation may point anywhere.
+MemoryObject loadedPointerObject(LLVM::LoadOp load, unsigned depth) {
+  MemoryObject from = underlyingObject(load.getAddr(), depth + 1);
+  if (from.kind == MemoryObject::Argument || from.kind == MemoryObject::Global)
+    return {MemoryObject::Argument, nullptr, {}};
+  return {MemoryObject::Unknown, nullptr, {}};
+}
+
+MemoryObject underlyingObject(Value address, unsigned depth) {
+  if (depth > kMaxObjectDepth)
+    return {MemoryObject::Unknown, nullptr, {}};
+  if (auto argument = dyn_cast<BlockArgument>(address)) {
+    // The launch function's own arguments (its parameter buffer); loop
+    // and region arguments carry values chosen at run time.
+    if (isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
+      return {MemoryObject::Argument, nullptr, {}};
+    return {MemoryObject::Unknown, nullptr, {}};
   }
-  return {MemoryObject::External, nullptr, {}};
+  Operation *def = address.getDefiningOp();
+  if (auto gep = dyn_cast<LLVM::GEPOp>(def))
+    return underlyingObject(gep.getBase(), depth + 1);
+  if (isa<LLVM::AddrSpaceCastOp, LLVM::BitcastOp>(def))
+    return underlyingObject(def->getOperand(0), depth + 1);
+  if (auto call = dyn_cast<LLVM::CallOp>(def))
+    if (call.getCallee() == kSharedMemoryFunction)
+      return {MemoryObject::Shared, def, {}};
+  if (auto addressOf = dyn_cast<LLVM::AddressOfOp>(def))
+    return {MemoryObject::Global, def, addressOf.getGlobalName()};
+  if (isa<LLVM::AllocaOp>(def))
+    return {MemoryObject::Alloca, def, {}};
+  if (auto select = dyn_cast<LLVM::SelectOp>(def))
+    return commonObject(select.getTrueValue(), select.getFalseValue(), depth);
+  if (auto select = dyn_cast<arith::SelectOp>(def))
+    return commonObject(select.getTrueValue(), select.getFalseValue(), depth);
+  if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+    if (ifOp.getElseRegion().empty())
+      return {MemoryObject::Unknown, nullptr, {}};
+    unsigned index = cast<OpResult>(address).getResultNumber();
+    return commonObject(ifOp.thenYield().getOperand(index),
+                        ifOp.elseYield().getOperand(index), depth);
+  }
+  if (auto load = dyn_cast<LLVM::LoadOp>(def))
+    return loadedPointerObject(load, depth);
+  // Loop results, integers turned into pointers, calls' results, ...
+  return {MemoryObject::Unknown, nullptr, {}};
 }
 
 /// True if no address into `a` can equal one into `b`.
 bool areDisjoint(const MemoryObject &a, const MemoryObject &b) {
+  if (a.kind == MemoryObject::Unknown || b.kind == MemoryObject::Unknown)
+    return false;
   // Shared memory and allocations are fresh: nothing else points into them
-  // unless derived from them, which underlyingObject follows.
+  // unless derived from them, which underlyingObject follows (or gives up
+  // on, answering Unknown).
   if (a.kind == MemoryObject::Shared || b.kind == MemoryObject::Shared)
     return a.kind != b.kind;
   if (a.kind == MemoryObject::Alloca || b.kind == MemoryObject::Alloca)

@@ -313,3 +313,104 @@ func.func @selected_pointer(%g: index, %data: !llvm.ptr, %n: i64) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+// Kept: the address is chosen between the last thread's element of one
+// shared array and the next thread's element of another (Rodinia srad's
+// `tx == BS - 1 ? east[tx] : temp[tx + 1]` after clang folds `east[tx]` to
+// `east[15]`): a select of two shared addresses still points into shared
+// memory. Before 0.29.0 such an address counted as some other memory and
+// the barrier went.
+// CHECK-LABEL: func.func @selected_neighbour(
+// CHECK: respec.barrier
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+func.func @selected_neighbour(%g: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %bytes = llvm.mlir.constant(128 : i64) : i64
+  %c15 = llvm.mlir.constant(15 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%g) step (%c1) {
+    %sh = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    %east = llvm.getelementptr %sh[64] : (!llvm.ptr) -> !llvm.ptr, i8
+    %east15 = llvm.getelementptr %east[60] : (!llvm.ptr) -> !llvm.ptr, i8
+    scf.parallel (%t) = (%c0) to (%c16) step (%c1) {
+      %x = arith.index_cast %t : index to i64
+      %mine = llvm.getelementptr %sh[%x] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %mine : f32, !llvm.ptr
+      respec.barrier(%t)
+      %last = llvm.icmp "eq" %x, %c15 : i64
+      %next = llvm.getelementptr %mine[4] : (!llvm.ptr) -> !llvm.ptr, i8
+      %p = llvm.select %last, %east15, %next : i1, !llvm.ptr
+      %w = llvm.load %p : !llvm.ptr -> f32
+      llvm.store %w, %mine : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Kept: a pointer to shared memory kept in a thread's allocation and
+// loaded back may point anywhere in shared memory.
+// CHECK-LABEL: func.func @stashed_pointer(
+// CHECK: respec.barrier
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+func.func @stashed_pointer(%g: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %bytes = llvm.mlir.constant(128 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%g) step (%c1) {
+    %sh = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%t) = (%c0) to (%c16) step (%c1) {
+      %stash = llvm.alloca %one x !llvm.ptr : (i32) -> !llvm.ptr
+      llvm.store %sh, %stash : !llvm.ptr, !llvm.ptr
+      %x = arith.index_cast %t : index to i64
+      %mine = llvm.getelementptr %sh[%x] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %mine : f32, !llvm.ptr
+      respec.barrier(%t)
+      %base = llvm.load %stash : !llvm.ptr -> !llvm.ptr
+      %w = llvm.load %base : !llvm.ptr -> f32
+      llvm.store %w, %mine : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
+
+// -----
+
+// Removed: a pointer loaded from the launch's parameter buffer (a kernel
+// argument) points to global memory, never to shared memory.
+// CHECK-LABEL: func.func @argument_pointer(
+// CHECK-NOT: respec.barrier
+// CHECK: return
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+func.func @argument_pointer(%g: index, %params: !llvm.ptr, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %bytes = llvm.mlir.constant(128 : i64) : i64
+  %slot = llvm.load %params : !llvm.ptr -> !llvm.ptr
+  %out = llvm.load %slot : !llvm.ptr -> !llvm.ptr
+  scf.parallel (%b) = (%c0) to (%g) step (%c1) {
+    %sh = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%t) = (%c0) to (%c16) step (%c1) {
+      %x = arith.index_cast %t : index to i64
+      %mine = llvm.getelementptr %sh[%x] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %mine : f32, !llvm.ptr
+      respec.barrier(%t)
+      %o = llvm.getelementptr %out[%x] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %o : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
