@@ -35,9 +35,9 @@ struct MemoryObject {
     Shared,   ///< the block's shared memory
     Global,   ///< a module-level variable (`symbol`)
     Alloca,   ///< one allocation (`op`)
-    Argument, ///< memory the kernel's arguments (or pointers stored in
-              ///< global memory) point to: global memory, never the
-              ///< block's shared memory or a thread's allocation
+    Argument, ///< memory the kernel's arguments point to: global memory,
+              ///< never the block's shared memory or a thread's
+              ///< allocation
     Unknown,  ///< anything, shared memory and allocations included
   } kind;
   Operation *op = nullptr;
@@ -64,13 +64,24 @@ MemoryObject commonObject(Value a, Value b, unsigned depth) {
   return {MemoryObject::Unknown, nullptr, {}};
 }
 
-/// A pointer loaded from memory: one stored in global memory (a kernel
-/// argument, which the launch reads from its parameter buffer, or a table
-/// of pointers in global memory) points to global memory; one kept in
-/// shared memory or a thread's allocation may point anywhere.
+/// Whether `op` runs before the grid's blocks, in the launch function.
+bool isBeforeTheGrid(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isGridLoop(parent))
+      return false;
+  return true;
+}
+
+/// A pointer loaded from memory. The launch reads the kernel's arguments
+/// from its parameter buffer before the grid's blocks start: they point to
+/// global memory. A pointer a kernel loads may be one a block stored there
+/// itself, the address of its shared memory included (`slot[b] = tile;
+/// ... slot[b][t]`), or one kept in a thread's local variable.
 MemoryObject loadedPointerObject(LLVM::LoadOp load, unsigned depth) {
   MemoryObject from = underlyingObject(load.getAddr(), depth + 1);
-  if (from.kind == MemoryObject::Argument || from.kind == MemoryObject::Global)
+  if (isBeforeTheGrid(load) && (from.kind == MemoryObject::Argument ||
+                                from.kind == MemoryObject::Global))
     return {MemoryObject::Argument, nullptr, {}};
   return {MemoryObject::Unknown, nullptr, {}};
 }

@@ -414,3 +414,33 @@ func.func @argument_pointer(%g: index, %params: !llvm.ptr, %v: f32) {
   } {respec.parallel_level = "grid"}
   return
 }
+
+// -----
+
+// Kept: a pointer a block loads from global memory may be the address of
+// its own shared memory, which a thread stored there (`slot[b] = tile;`).
+// CHECK-LABEL: func.func @pointer_from_global_memory(
+// CHECK: respec.barrier
+llvm.func @__respec_shared_memory(i64) -> !llvm.ptr
+func.func @pointer_from_global_memory(%g: index, %slots: !llvm.ptr, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %bytes = llvm.mlir.constant(128 : i64) : i64
+  scf.parallel (%b) = (%c0) to (%g) step (%c1) {
+    %sh = llvm.call @__respec_shared_memory(%bytes) : (i64) -> !llvm.ptr
+    scf.parallel (%t) = (%c0) to (%c16) step (%c1) {
+      %x = arith.index_cast %t : index to i64
+      %mine = llvm.getelementptr %sh[%x] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      llvm.store %v, %mine : f32, !llvm.ptr
+      respec.barrier(%t)
+      %tile = llvm.load %slots : !llvm.ptr -> !llvm.ptr
+      %next = llvm.getelementptr %tile[1] : (!llvm.ptr) -> !llvm.ptr, f32
+      %w = llvm.load %next : !llvm.ptr -> f32
+      llvm.store %w, %mine : f32, !llvm.ptr
+      scf.reduce
+    } {respec.parallel_level = "block"}
+    scf.reduce
+  } {respec.parallel_level = "grid"}
+  return
+}
