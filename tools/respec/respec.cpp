@@ -23,7 +23,7 @@
 #include "respec/Frontend/SpinWaitCheck.h"
 #include "respec/Frontend/TextureReferences.h"
 #include "respec/Frontend/WarpMatrixOps.h"
-#include "respec/Frontend/WarpSynchronousCheck.h"
+#include "respec/Frontend/WarpSynchronousCode.h"
 #include "respec/Target/CPUBackend.h"
 #include "respec/Target/NVPTXBackend.h"
 #include "respec/Transforms/Attributes.h"
@@ -262,7 +262,7 @@ Driver::compileDevice(LLVMContext &context, StringRef source,
     // them one after the other.
     if (options.target == TargetKind::CPU) {
       warnAboutSharedMemorySpinWaits(*device);
-      warnAboutWarpSynchronousCode(*device);
+      synchronizeWarpSynchronousCode(*device);
     }
   }
   // A GPU checks only the alignment each access needs; the CPU back end

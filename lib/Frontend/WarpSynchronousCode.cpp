@@ -1,0 +1,333 @@
+//===- WarpSynchronousCode.cpp - Lockstep warps on the CPU ----------------===//
+//
+// Before Volta the 32 threads of a warp ran in lockstep, and code relied on
+// it: after `s[t] += s[t + 32]` thread t reads `s[t + 16]`, which thread
+// t + 16 has just written, with no synchronization but `volatile`. CUDA
+// calls this undefined behaviour since Volta (__syncwarp() is required),
+// but GPUs still give such programs the lockstep answer, and benchmark
+// suites are full of them. respec's CPU target runs a block's threads one
+// after the other between barriers, so thread t would read s[t + 16] before
+// thread t + 16 updated it. The pattern found here is the one these
+// reductions and scans have: a volatile store to shared memory at a
+// thread-indexed address, then, with no call in between (barriers and
+// __syncwarp are calls), a volatile load from the same address plus a
+// constant offset, in one basic block or around a one-block loop. Putting
+// __syncwarp() between the run's volatile accesses makes each of them
+// happen for all threads of the warp before the next, which is the lockstep
+// order (each thread's loads of a step before any thread's store of it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "respec/Frontend/WarpSynchronousCode.h"
+#include "respec/Transforms/Attributes.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+
+#include <map>
+#include <set>
+
+using namespace llvm;
+
+namespace respec {
+namespace {
+
+/// How far a base address is traced back to the thread index.
+constexpr unsigned kMaxIndexDepth = 12;
+
+bool isThreadIndex(const Value *value) {
+  auto *call = dyn_cast<IntrinsicInst>(value);
+  if (!call)
+    return false;
+  switch (call->getIntrinsicID()) {
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_laneid:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Whether `value` is computed from a thread index.
+bool dependsOnThreadIndex(const Value *value, unsigned depth,
+                          SmallPtrSetImpl<const Value *> &seen) {
+  if (depth > kMaxIndexDepth || !seen.insert(value).second)
+    return false;
+  if (isThreadIndex(value))
+    return true;
+  auto *user = dyn_cast<User>(value);
+  if (!user || isa<Function>(value))
+    return false;
+  for (const Value *operand : user->operands())
+    if (dependsOnThreadIndex(operand, depth + 1, seen))
+      return true;
+  return false;
+}
+
+bool isSharedMemory(const Value *pointer) {
+  if (pointer->getType()->getPointerAddressSpace() == mlir::respec::kShared)
+    return true;
+  const Value *object = getUnderlyingObject(pointer);
+  return object->getType()->isPointerTy() &&
+         object->getType()->getPointerAddressSpace() == mlir::respec::kShared;
+}
+
+/// An address as root + sum of (value * scale) + constant bytes, seen
+/// through GEPs, integer extensions and constant arithmetic, so that
+/// `&s[t + 1]` and `&s[t]` compare however clang spelled them (a GEP of
+/// `zext(t + 30)` next to a GEP of `sext(t)` plus 128 bytes).
+struct Access {
+  const Value *root = nullptr;
+  std::map<const Value *, int64_t> terms;
+  int64_t constant = 0;
+
+  /// The terms computed from a thread index: which thread's element.
+  std::map<const Value *, int64_t> threadTerms;
+};
+
+/// Adds `value * scale` to `access`.
+void addTerm(Access &access, const Value *value, int64_t scale,
+             unsigned depth) {
+  if (scale == 0)
+    return;
+  if (auto *constant = dyn_cast<ConstantInt>(value)) {
+    access.constant += constant->getSExtValue() * scale;
+    return;
+  }
+  if (auto *op = dyn_cast<Operator>(value); op && depth < kMaxIndexDepth) {
+    auto constantOperand = [&]() -> std::optional<int64_t> {
+      if (auto *c = dyn_cast<ConstantInt>(op->getOperand(1)))
+        return c->getSExtValue();
+      return std::nullopt;
+    };
+    switch (op->getOpcode()) {
+    case Instruction::ZExt:
+    case Instruction::SExt:
+      return addTerm(access, op->getOperand(0), scale, depth + 1);
+    case Instruction::Add:
+      addTerm(access, op->getOperand(0), scale, depth + 1);
+      return addTerm(access, op->getOperand(1), scale, depth + 1);
+    case Instruction::Sub:
+      addTerm(access, op->getOperand(0), scale, depth + 1);
+      return addTerm(access, op->getOperand(1), -scale, depth + 1);
+    case Instruction::Mul:
+      if (std::optional<int64_t> factor = constantOperand())
+        return addTerm(access, op->getOperand(0), scale * *factor, depth + 1);
+      break;
+    case Instruction::Shl:
+      if (std::optional<int64_t> shift = constantOperand();
+          shift && *shift >= 0 && *shift < 32)
+        return addTerm(access, op->getOperand(0), scale << *shift, depth + 1);
+      break;
+    default:
+      break;
+    }
+  }
+  access.terms[value] += scale;
+  if (access.terms[value] == 0)
+    access.terms.erase(value);
+}
+
+/// Decomposes `pointer` into `access`.
+void addAddress(Access &access, const Value *pointer, const DataLayout &layout,
+                unsigned depth) {
+  if (auto *gep = dyn_cast<GEPOperator>(pointer);
+      gep && depth < kMaxIndexDepth) {
+    for (gep_type_iterator it = gep_type_begin(gep), end = gep_type_end(gep);
+         it != end; ++it) {
+      if (StructType *structType = it.getStructTypeOrNull()) {
+        unsigned field = cast<ConstantInt>(it.getOperand())->getZExtValue();
+        access.constant +=
+            layout.getStructLayout(structType)->getElementOffset(field);
+        continue;
+      }
+      int64_t bytes = it.getSequentialElementStride(layout).getFixedValue();
+      addTerm(access, it.getOperand(), bytes, depth + 1);
+    }
+    return addAddress(access, gep->getPointerOperand(), layout, depth + 1);
+  }
+  if (auto *cast = dyn_cast<AddrSpaceCastOperator>(pointer))
+    return addAddress(access, cast->getPointerOperand(), layout, depth + 1);
+  access.root = pointer;
+}
+
+std::optional<Access> volatileSharedAccess(const Instruction &inst,
+                                           const DataLayout &layout) {
+  const Value *pointer = nullptr;
+  if (auto *load = dyn_cast<LoadInst>(&inst); load && load->isVolatile())
+    pointer = load->getPointerOperand();
+  else if (auto *store = dyn_cast<StoreInst>(&inst);
+           store && store->isVolatile())
+    pointer = store->getPointerOperand();
+  if (!pointer || !isSharedMemory(pointer))
+    return std::nullopt;
+  Access access;
+  addAddress(access, pointer, layout, 0);
+  for (const auto &[value, scale] : access.terms) {
+    SmallPtrSet<const Value *, 16> seen;
+    if (dependsOnThreadIndex(value, 0, seen))
+      access.threadTerms.emplace(value, scale);
+  }
+  return access;
+}
+
+/// Accesses to one array at elements chosen by the same thread-indexed
+/// expression (`s[t]`, `s[t + 16]`, `s[t - offset]`): the family of
+/// elements a warp's threads exchange through.
+using Family = std::pair<const Value *, std::map<const Value *, int64_t>>;
+
+Family familyOf(const Access &access) {
+  return {access.root, access.threadTerms};
+}
+
+/// Whether two accesses of one family may touch different threads'
+/// elements: their parts that do not depend on the thread differ.
+bool differentElements(const Access &a, const Access &b) {
+  return a.constant != b.constant || a.terms != b.terms;
+}
+
+struct VolatileAccess {
+  Instruction *inst;
+  Access access;
+  /// Accesses since the last call, in the order the function's blocks run
+  /// (reverse post-order) as far as one order can tell.
+  unsigned segment;
+};
+
+/// Barriers, __syncwarp, shuffles and votes are convergent calls; math
+/// functions are not, and do not end an exchange.
+bool synchronizes(const Instruction &inst) {
+  auto *call = dyn_cast<CallBase>(&inst);
+  return call && call->isConvergent();
+}
+
+/// The families in which a thread stores to its element and a later access
+/// of the same segment (or of the same call-free loop, around its back
+/// edge) loads another thread's.
+std::set<Family> exchangingFamilies(ArrayRef<VolatileAccess> accesses,
+                                    const LoopInfo &loops) {
+  std::set<Family> exchanging;
+  for (auto [i, store] : llvm::enumerate(accesses)) {
+    if (!isa<StoreInst>(store.inst) || store.access.threadTerms.empty())
+      continue;
+    Family family = familyOf(store.access);
+    Loop *loop = loops.getLoopFor(store.inst->getParent());
+    for (auto [j, load] : llvm::enumerate(accesses)) {
+      bool later = j > i && load.segment == store.segment;
+      bool aroundLoop = loop && loop->contains(load.inst);
+      if (!isa<LoadInst>(load.inst) || !(later || aroundLoop) ||
+          familyOf(load.access) != family ||
+          !differentElements(store.access, load.access))
+        continue;
+      exchanging.insert(family);
+      break;
+    }
+  }
+  return exchanging;
+}
+
+/// Whether `loop` has no synchronizing calls: a loop whose body
+/// synchronizes is left as it is.
+bool isCallFree(const Loop &loop) {
+  for (BasicBlock *block : loop.blocks())
+    for (Instruction &inst : *block)
+      if (synchronizes(inst))
+        return false;
+  return true;
+}
+
+/// What a family's accesses since the warp last synchronized were.
+enum class SinceSync { Nothing, Loads, Store };
+
+/// Puts a __syncwarp() before each access of an exchanging family that
+/// follows another access of the family in its segment, unless both only
+/// read (all threads' loads of a step may run in any order), and before
+/// the first access of the family in a call-free loop (between iterations).
+void synchronizeAccesses(ArrayRef<VolatileAccess> accesses,
+                         const std::set<Family> &exchanging,
+                         const LoopInfo &loops) {
+  Module &module = *accesses.front().inst->getModule();
+  Function *syncWarp =
+      Intrinsic::getOrInsertDeclaration(&module, Intrinsic::nvvm_bar_warp_sync);
+  std::map<std::pair<Family, unsigned>, SinceSync> state;
+  std::set<std::pair<Family, Loop *>> loopsEntered;
+  for (const VolatileAccess &entry : accesses) {
+    Family family = familyOf(entry.access);
+    if (!exchanging.count(family))
+      continue;
+    bool isStore = isa<StoreInst>(entry.inst);
+    SinceSync &since = state[{family, entry.segment}];
+    bool conflicts =
+        since == SinceSync::Store || (isStore && since == SinceSync::Loads);
+    Loop *loop = loops.getLoopFor(entry.inst->getParent());
+    bool firstInLoop =
+        loop && isCallFree(*loop) && loopsEntered.insert({family, loop}).second;
+    if (conflicts || firstInLoop) {
+      CallInst *call = CallInst::Create(
+          syncWarp,
+          {ConstantInt::getAllOnesValue(syncWarp->getArg(0)->getType())}, "",
+          entry.inst->getIterator());
+      call->setDebugLoc(entry.inst->getDebugLoc());
+      since = SinceSync::Nothing;
+    }
+    if (isStore)
+      since = SinceSync::Store;
+    else if (since == SinceSync::Nothing)
+      since = SinceSync::Loads;
+  }
+}
+
+/// Synchronizes the exchanges of `kernel`; true if there were any.
+bool synchronizeKernel(Function &kernel) {
+  const DataLayout &layout = kernel.getDataLayout();
+  SmallVector<VolatileAccess> accesses;
+  unsigned segment = 0;
+  ReversePostOrderTraversal<Function *> order(&kernel);
+  for (BasicBlock *block : order)
+    for (Instruction &inst : *block) {
+      if (synchronizes(inst)) {
+        ++segment;
+        continue;
+      }
+      if (std::optional<Access> access = volatileSharedAccess(inst, layout))
+        accesses.push_back({&inst, *access, segment});
+    }
+  if (accesses.size() < 2)
+    return false;
+  DominatorTree dominators(kernel);
+  LoopInfo loops(dominators);
+  std::set<Family> exchanging = exchangingFamilies(accesses, loops);
+  if (exchanging.empty())
+    return false;
+  synchronizeAccesses(accesses, exchanging, loops);
+  return true;
+}
+
+} // namespace
+
+bool synchronizeWarpSynchronousCode(Module &module) {
+  bool changed = false;
+  for (Function &function : module) {
+    if (function.isDeclaration() ||
+        function.getCallingConv() != CallingConv::PTX_Kernel)
+      continue;
+    changed |= synchronizeKernel(function);
+  }
+  return changed;
+}
+
+} // namespace respec
