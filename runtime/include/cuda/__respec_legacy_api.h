@@ -61,8 +61,17 @@ static inline cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
                                         int device) {
   return cudaMemAdvise(devPtr, count, advice, __respec_mem_location(device));
 }
+
+// CUDA 12's form, before edge data.
+static inline cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
+                                                   const cudaGraphNode_t *from,
+                                                   const cudaGraphNode_t *to,
+                                                   size_t numDependencies) {
+  return cudaGraphAddDependencies(graph, from, to, nullptr, numDependencies);
+}
 #endif // __cplusplus
 #endif // CUDART_VERSION >= 13000
+
 
 #if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
 

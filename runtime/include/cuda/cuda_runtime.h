@@ -89,6 +89,18 @@ static __inline__ __host__ cudaError_t cudaEventCreate(cudaEvent_t *event,
   return ::cudaEventCreateWithFlags(event, flags);
 }
 
+// CUDA 11's form, which CUDA 13's cuda_runtime.h keeps as this overload:
+// no node fails to instantiate by itself, and there is no log.
+static __inline__ __host__ cudaError_t
+cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                     cudaGraphNode_t *pErrorNode, char *pLogBuffer,
+                     size_t bufferSize) {
+  (void)pErrorNode;
+  (void)pLogBuffer;
+  (void)bufferSize;
+  return ::cudaGraphInstantiate(pGraphExec, graph, 0);
+}
+
 // Symbols are passed by reference to the host shadow of the __device__ or
 // __constant__ variable; the runtime maps its address to the device copy.
 template <class T>

@@ -1,6 +1,9 @@
 // Programs written for CUDA 11 and older compile and run unchanged, although
 // CUDA 12 removed texture references and CUDA 13 the cudaThread* functions
-// and the device-number forms of cudaMemPrefetchAsync/cudaMemAdvise (with
+// CUDA 12's device-number forms of cudaMemPrefetchAsync/cudaMemAdvise and
+// cudaGraphAddDependencies without edge data, and CUDA 11's
+// cudaGraphInstantiate with an error node and a log, which the toolkit's
+// headers keep (with
 // the toolkit's CUDA 13 headers nvcc rejects this file). Texture references
 // (texture<> variables, without __device__) of 1-D linear memory, pitched
 // memory and 1-D, 2-D and 3-D arrays, with the element and normalized-float
@@ -25,6 +28,7 @@
 // CHECK: C entry points PASSED
 // CHECK: errors PASSED
 // CHECK: managed memory hints PASSED
+// CHECK: graph forms PASSED
 // UNBOUND: respec: a kernel used texture object 0x0, which is not a live object of that kind (a texture<> reference no memory is bound to reads as object 0): unspecified launch failure
 
 #include <cmath>
@@ -375,6 +379,40 @@ static void checkManagedMemoryHints() {
   report("managed memory hints");
 }
 
+__global__ void addOne(int *value) { *value += 1; }
+
+static void checkGraphForms() {
+  // CUDA 11's cudaGraphInstantiate (error node, log buffer) and CUDA 12's
+  // cudaGraphAddDependencies (no edge data).
+  int *value;
+  CHECK(cudaMallocManaged(&value, sizeof(int)));
+  *value = 0;
+  cudaStream_t stream;
+  CHECK(cudaStreamCreate(&stream));
+  cudaGraph_t graph;
+  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  addOne<<<1, 1, 0, stream>>>(value);
+  addOne<<<1, 1, 0, stream>>>(value);
+  CHECK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphNode_t first, second;
+  CHECK(cudaGraphAddEmptyNode(&first, graph, nullptr, 0));
+  CHECK(cudaGraphAddEmptyNode(&second, graph, nullptr, 0));
+  CHECK(cudaGraphAddDependencies(graph, &first, &second, 1));
+  cudaGraphExec_t exec;
+  cudaGraphNode_t errorNode = nullptr;
+  char log[16] = "";
+  CHECK(cudaGraphInstantiate(&exec, graph, &errorNode, log, sizeof log));
+  CHECK(cudaGraphLaunch(exec, stream));
+  CHECK(cudaGraphLaunch(exec, stream));
+  CHECK(cudaStreamSynchronize(stream));
+  expect(*value == 4, "graph launches", 0, *value, 4);
+  CHECK(cudaGraphExecDestroy(exec));
+  CHECK(cudaGraphDestroy(graph));
+  CHECK(cudaStreamDestroy(stream));
+  CHECK(cudaFree(value));
+  report("graph forms");
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "unbound")) {
     // A texture reference that no memory was bound to: a GPU's launch
@@ -393,6 +431,7 @@ int main(int argc, char **argv) {
   checkCEntryPoints();
   checkErrors();
   checkManagedMemoryHints();
+  checkGraphForms();
   CHECK(cudaThreadExit());
   return 0;
 }
