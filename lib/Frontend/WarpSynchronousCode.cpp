@@ -288,6 +288,12 @@ void synchronizeAccesses(ArrayRef<VolatileAccess> accesses,
       since = SinceSync::Store;
     else if (since == SinceSync::Nothing)
       since = SinceSync::Loads;
+    // The warp synchronizations order the exchange now; `volatile` would
+    // only keep the accesses scalar where lanes run as vectors.
+    if (auto *load = dyn_cast<LoadInst>(entry.inst))
+      load->setVolatile(false);
+    else
+      cast<StoreInst>(entry.inst)->setVolatile(false);
   }
 }
 

@@ -2,8 +2,8 @@
 // through volatile shared memory with no synchronization, as the unrolled
 // last-warp reductions of old CUDA samples do) runs in lockstep on the CPU:
 // respec puts a __syncwarp() before each volatile access of the exchange
-// that follows a store (or a store that follows loads), and warns about
-// nothing. The same steps with __syncwarp()
+// that follows a store (or a store that follows loads), drops `volatile`
+// from them, and warns about nothing. The same steps with __syncwarp()
 // between them, and exchanges across a __syncthreads(), get no more
 // synchronization than they have. Before 0.29.0: a warning and wrong
 // results (test/e2e/warp/implicit_warp_synchronous.cu checks the results).
@@ -11,14 +11,15 @@
 // RUN: FileCheck %s < %t.ll
 // WARN-NOT: warning
 // CHECK-LABEL: define {{.*}} @_Z14lastWarpReducePi(
-// CHECK: load volatile
-// CHECK-NEXT: load volatile
+// The accesses are no longer volatile: the synchronization orders them.
+// CHECK: load i32
+// CHECK-NEXT: load i32
 // CHECK-NEXT: add
 // CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 -1)
-// CHECK-NEXT: store volatile
+// CHECK-NEXT: store i32
 // CHECK: call void @llvm.nvvm.bar.warp.sync(i32 -1)
-// CHECK-NEXT: load volatile
-// CHECK-NEXT: load volatile
+// CHECK-NEXT: load i32
+// CHECK-NEXT: load i32
 // CHECK-COUNT-9: {{^}}  call void @llvm.nvvm.bar.warp.sync(i32 -1)
 // CHECK-NOT: call void @llvm.nvvm.bar.warp.sync
 // The user's own __syncwarp() calls (tail calls) are all there is:

@@ -20,16 +20,19 @@ class Module;
 
 namespace respec {
 
-/// Finds, in the kernels of `module` (device functions inlined), runs of
-/// volatile shared-memory accesses with no call (barrier, __syncwarp, ...)
-/// among them where a thread stores to a thread-indexed element and then
-/// loads a neighbouring element through the same pointer (`s[t] += s[t +
-/// 16]` after `s[t] += s[t + 32]`), in one basic block or around a loop of
-/// one block (`for (o = 1; o < 32; o *= 2) s[p] += s[p - o]`). A
-/// __syncwarp() goes before each access of such a run but the first (and
-/// before the first too in a loop, between iterations), so each volatile
-/// access runs for all the warp's threads before the next one, as in
-/// lockstep. Returns true if anything changed.
+/// Finds, in the kernels of `module` (device functions inlined), arrays in
+/// shared memory where a thread stores through a volatile pointer to a
+/// thread-indexed element and a later volatile access, with no
+/// synchronizing call (barrier, __syncwarp, shuffle, vote) in between or
+/// around a loop without one, reads the array at an index that differs by
+/// more than the thread index (`s[t] += s[t + 16]` after `s[t] += s[t +
+/// 32]`, `s[p] += s[p - o]` in a loop). A __syncwarp() goes before each
+/// volatile access of such an array that follows a store, or that stores
+/// after loads, and before its first access in a loop (between
+/// iterations), so each access runs for all the warp's threads before the
+/// next, as in lockstep; the accesses then drop `volatile`, which would
+/// keep them scalar where lanes run as vectors. Returns true if anything
+/// changed.
 bool synchronizeWarpSynchronousCode(llvm::Module &module);
 
 } // namespace respec
