@@ -8,13 +8,14 @@
 // suites are full of them. respec's CPU target runs a block's threads one
 // after the other between barriers, so thread t would read s[t + 16] before
 // thread t + 16 updated it. The pattern found here is the one these
-// reductions and scans have: a volatile store to shared memory at a
-// thread-indexed address, then, with no call in between (barriers and
-// __syncwarp are calls), a volatile load from the same address plus a
-// constant offset, in one basic block or around a one-block loop. Putting
-// __syncwarp() between the run's volatile accesses makes each of them
-// happen for all threads of the warp before the next, which is the lockstep
-// order (each thread's loads of a step before any thread's store of it).
+// reductions and scans have: a volatile store to a thread-indexed element of
+// a shared array, then a volatile load of the same array at an index that
+// differs by more than the thread index, with no synchronizing call
+// (barrier, __syncwarp, shuffle, vote: the convergent calls) in between, in
+// the order the kernel's blocks run or around a loop. Putting __syncwarp()
+// between the array's volatile accesses (where one of them writes) makes
+// each happen for all threads of the warp before the next: the lockstep
+// order, each thread's loads of a step before any thread's store of it.
 //
 //===----------------------------------------------------------------------===//
 
