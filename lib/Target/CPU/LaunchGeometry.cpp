@@ -7,8 +7,10 @@
 // names through the __cudaRegisterFunction calls of the module constructor.
 // The constants appear only once the host code is optimized (dim3
 // temporaries folded, stubs inlined), so the scan runs on an optimized copy
-// of the module; a launch whose block is not a constant contributes
-// nothing, and the specialized kernels keep their generic fallback.
+// of the module. A launch whose block comes from a choice between values
+// (`argc > 1 ? atoi(argv[1]) : 256`) contributes the constants among them;
+// one whose block is not a constant at all contributes nothing. The
+// specialized kernels keep their generic fallback for other sizes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
@@ -72,20 +75,82 @@ launchedStub(const CallBase &call,
   return nullptr;
 }
 
-/// "BXxBYxBZ" from constant block arguments, or "" if they are not
-/// constants or not a valid CUDA block (such a launch fails at run time).
-std::string constantBlock(const Value *xy, const Value *z) {
-  auto *packed = dyn_cast<ConstantInt>(xy);
-  auto *depth = dyn_cast<ConstantInt>(z);
-  if (!packed || !depth)
-    return "";
-  uint64_t bits = packed->getZExtValue();
-  uint64_t x = bits & 0xffffffffu, y = bits >> 32, d = depth->getZExtValue();
-  constexpr uint64_t kMaxThreads = 1024, kMaxDepth = 64;
-  if (x == 0 || y == 0 || d == 0 || x > kMaxThreads || y > kMaxThreads ||
-      d > kMaxDepth || x * y * d > kMaxThreads)
-    return "";
-  return (Twine(x) + "x" + Twine(y) + "x" + Twine(d)).str();
+/// Most values a launch's block dimensions are taken to have, and how far
+/// their computation is followed.
+constexpr unsigned kMaxCandidates = 4;
+constexpr unsigned kMaxCandidateDepth = 6;
+
+/// The constants `value` may be: itself if it is one, or those of the
+/// arms of selects and phis it comes from (`bs = argc > 1 ? atoi(argv[1])
+/// : 256` may be 256), through the casts, shifts and ors that pack block
+/// dimensions. Values that are not constants contribute nothing: the
+/// result lists sizes worth a specialized copy, not all sizes possible.
+SmallVector<uint64_t> possibleConstants(const Value *value, unsigned depth) {
+  SmallVector<uint64_t> result;
+  auto add = [&](uint64_t candidate) {
+    if (result.size() < kMaxCandidates &&
+        !llvm::is_contained(result, candidate))
+      result.push_back(candidate);
+  };
+  if (auto *constant = dyn_cast<ConstantInt>(value)) {
+    if (constant->getBitWidth() <= 64)
+      add(constant->getZExtValue());
+    return result;
+  }
+  if (depth >= kMaxCandidateDepth)
+    return result;
+  if (auto *select = dyn_cast<SelectInst>(value)) {
+    for (const Value *arm : {select->getTrueValue(), select->getFalseValue()})
+      for (uint64_t candidate : possibleConstants(arm, depth + 1))
+        add(candidate);
+    return result;
+  }
+  if (auto *phi = dyn_cast<PHINode>(value)) {
+    for (const Value *incoming : phi->incoming_values())
+      for (uint64_t candidate : possibleConstants(incoming, depth + 1))
+        add(candidate);
+    return result;
+  }
+  auto *op = dyn_cast<Operator>(value);
+  if (!op)
+    return result;
+  switch (op->getOpcode()) {
+  case Instruction::ZExt:
+    for (uint64_t candidate : possibleConstants(op->getOperand(0), depth + 1))
+      add(candidate);
+    break;
+  case Instruction::Shl:
+    if (auto *shift = dyn_cast<ConstantInt>(op->getOperand(1));
+        shift && shift->getZExtValue() < 64)
+      for (uint64_t candidate : possibleConstants(op->getOperand(0), depth + 1))
+        add(candidate << shift->getZExtValue());
+    break;
+  case Instruction::Or:
+    for (uint64_t low : possibleConstants(op->getOperand(0), depth + 1))
+      for (uint64_t high : possibleConstants(op->getOperand(1), depth + 1))
+        add(low | high);
+    break;
+  default:
+    break;
+  }
+  return result;
+}
+
+/// "BXxBYxBZ" for the block dimensions a launch's block arguments may have
+/// (see possibleConstants), leaving out what is not a valid CUDA block (such
+/// a launch fails at run time).
+std::vector<std::string> candidateBlocks(const Value *xy, const Value *z) {
+  std::vector<std::string> blocks;
+  for (uint64_t bits : possibleConstants(xy, 0))
+    for (uint64_t d : possibleConstants(z, 0)) {
+      uint64_t x = bits & 0xffffffffu, y = bits >> 32;
+      constexpr uint64_t kMaxThreads = 1024, kMaxDepth = 64;
+      if (x == 0 || y == 0 || d == 0 || x > kMaxThreads || y > kMaxThreads ||
+          d > kMaxDepth || x * y * d > kMaxThreads)
+        continue;
+      blocks.push_back((Twine(x) + "x" + Twine(y) + "x" + Twine(d)).str());
+    }
+  return blocks;
 }
 
 /// The first stub launched after `push`: later in its block, else in the
@@ -135,12 +200,15 @@ std::vector<std::string> respec::findLaunchBlockSizes(const Module &host,
 
   DenseMap<const Function *, std::string> stubs = registeredStubs(*copy);
   std::vector<std::string> sizes;
-  auto record = [&](const Function *stub, const std::string &block) {
-    if (!stub || block.empty())
+  auto record = [&](const Function *stub,
+                    const std::vector<std::string> &blocks) {
+    if (!stub)
       return;
-    std::string entry = stubs.lookup(stub) + "=" + block;
-    if (!llvm::is_contained(sizes, entry))
-      sizes.push_back(entry);
+    for (const std::string &block : blocks) {
+      std::string entry = stubs.lookup(stub) + "=" + block;
+      if (!llvm::is_contained(sizes, entry))
+        sizes.push_back(entry);
+    }
   };
   for (const Function &function : *copy) {
     for (const Instruction &inst : instructions(function)) {
@@ -151,12 +219,12 @@ std::vector<std::string> respec::findLaunchBlockSizes(const Module &host,
       if (callee->getName() == "__cudaPushCallConfiguration" &&
           call->arg_size() > kPushBlockZ)
         record(stubAfterPush(*call, stubs),
-               constantBlock(call->getArgOperand(kPushBlockXY),
-                             call->getArgOperand(kPushBlockZ)));
+               candidateBlocks(call->getArgOperand(kPushBlockXY),
+                               call->getArgOperand(kPushBlockZ)));
       else if (isLaunchAPI(callee) && call->arg_size() > kLaunchBlockZ)
         record(launchedStub(*call, stubs),
-               constantBlock(call->getArgOperand(kLaunchBlockXY),
-                             call->getArgOperand(kLaunchBlockZ)));
+               candidateBlocks(call->getArgOperand(kLaunchBlockXY),
+                               call->getArgOperand(kLaunchBlockZ)));
     }
   }
   return sizes;

@@ -1,12 +1,15 @@
 // The same kernels launched with block sizes that are constants at the
 // launch site (specialized copies), with a size only known at run time (the
 // generic body), with more constant sizes than get copies, and through
-// cudaLaunchKernel. Each kernel uses blockDim in its index arithmetic and in
+// cudaLaunchKernel, and with a size chosen between a constant and a value
+// read at run time (`argc > 2 ? atoi(argv[2]) : 128`: the constant gets a
+// copy, other values run the generic body). Each kernel uses blockDim in its index arithmetic and in
 // a shared-memory tile with barriers, so a copy that kept the wrong size
 // would write the wrong elements. The host checks every element.
 // RUN: %respec -O2 -v %s -o %t 2> %t.log && %t | FileCheck %s
 // RUN: %respec --disable-opt=loop-interchange -O2 -v %s -o %t.noxchg 2> %t.noxchg.log && %t.noxchg | FileCheck %s
 // RUN: FileCheck %s --check-prefix=SIZES < %t.log
+// RUN: %t x 50 | FileCheck %s
 // RUN: %respec -O0 %s -o %t.o0 && %t.o0 | FileCheck %s
 // RUN: %respec --disable-opt=block-size-spec -v %s -o %t.off 2> %t.off.log && %t.off | FileCheck %s
 // RUN: FileCheck %s --check-prefix=OFF < %t.off.log
@@ -15,6 +18,7 @@
 // SIZES-DAG: respec: launch block size _Z7reversePKiPii=64x1x1
 // SIZES-DAG: respec: launch block size _Z7reversePKiPii=96x1x1
 // SIZES-DAG: respec: launch block size _Z7reversePKiPii=7x1x1
+// SIZES-DAG: respec: launch block size _Z7double_Pii=128x1x1
 // SIZES-DAG: respec: launch block size _Z9transposePKiPiii=16x8x1
 // SIZES-DAG: respec: launch block size _Z9transposePKiPiii=32x4x1
 // OFF-NOT: launch block size
@@ -148,6 +152,13 @@ static void checkTranspose(const char *what, dim3 block, bool viaAPI) {
   CUDA_CHECK(cudaFree(out));
 }
 
+// A grid-stride loop.
+__global__ void double_(int *values, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    values[i] *= 2;
+}
+
 int main(int argc, char **argv) {
   // A block size the compiler cannot see: the generic launch body.
   int runtimeBlock = 40 + argc;   // 41
@@ -156,6 +167,20 @@ int main(int argc, char **argv) {
   checkReverse("constant 96", 1000, 96);
   checkReverse("constant 7 (beyond the copies)", 100, 7);
   checkReverse("run-time size", 1000, runtimeBlock);
+  int chosenBlock = argc > 2 ? atoi(argv[2]) : 128;
+  {
+    const int n = 5000;
+    int *values;
+    CUDA_CHECK(cudaMallocManaged(&values, n * sizeof(int)));
+    for (int i = 0; i < n; ++i)
+      values[i] = i;
+    double_<<<3, chosenBlock>>>(values, n);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < n; ++i)
+      if (values[i] != 2 * i && failures++ < 10)
+        printf("chosen size: element %d is %d\n", i, values[i]);
+    CUDA_CHECK(cudaFree(values));
+  }
   checkTranspose("constant 16x8", dim3(16, 8), false);
   checkTranspose("cudaLaunchKernel 32x4", dim3(32, 4), true);
   checkTranspose("run-time size", dim3(runtimeTile, 2), false);
