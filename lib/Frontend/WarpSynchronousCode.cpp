@@ -186,19 +186,17 @@ std::optional<Access> volatileSharedAccess(const Instruction &inst,
   return access;
 }
 
-/// Accesses to one array at elements chosen by the same thread-indexed
-/// expression (`s[t]`, `s[t + 16]`, `s[t - offset]`): the family of
-/// elements a warp's threads exchange through.
-using Family = std::pair<const Value *, std::map<const Value *, int64_t>>;
-
-Family familyOf(const Access &access) {
-  return {access.root, access.threadTerms};
-}
-
-/// Whether two accesses of one family may touch different threads'
-/// elements: their parts that do not depend on the thread differ.
-bool differentElements(const Access &a, const Access &b) {
-  return a.constant != b.constant || a.terms != b.terms;
+/// Whether a thread's access `load` may touch an element another thread's
+/// access `store` touches. Accesses whose addresses differ only by a
+/// constant, with one thread-indexed term, meet across threads when the
+/// constant is a nonzero multiple of that term's stride (`s[t + 16]` and
+/// `s[t]`, not `s[2t + 1]` and `s[2t]`); any other difference may.
+bool mayTouchOtherThreadsElement(const Access &store, const Access &load) {
+  if (store.terms != load.terms || store.threadTerms.size() != 1)
+    return true;
+  int64_t distance = load.constant - store.constant;
+  int64_t stride = store.threadTerms.begin()->second;
+  return distance != 0 && stride != 0 && distance % stride == 0;
 }
 
 struct VolatileAccess {
@@ -216,25 +214,24 @@ bool synchronizes(const Instruction &inst) {
   return call && call->isConvergent();
 }
 
-/// The families in which a thread stores to its element and a later access
-/// of the same segment (or of the same call-free loop, around its back
-/// edge) loads another thread's.
-std::set<Family> exchangingFamilies(ArrayRef<VolatileAccess> accesses,
-                                    const LoopInfo &loops) {
-  std::set<Family> exchanging;
+/// The shared arrays in which a thread stores to its element and a later
+/// access of the same segment (or of the same call-free loop, around its
+/// back edge) loads another thread's.
+std::set<const Value *> exchangingArrays(ArrayRef<VolatileAccess> accesses,
+                                         const LoopInfo &loops) {
+  std::set<const Value *> exchanging;
   for (auto [i, store] : llvm::enumerate(accesses)) {
     if (!isa<StoreInst>(store.inst) || store.access.threadTerms.empty())
       continue;
-    Family family = familyOf(store.access);
     Loop *loop = loops.getLoopFor(store.inst->getParent());
     for (auto [j, load] : llvm::enumerate(accesses)) {
       bool later = j > i && load.segment == store.segment;
       bool aroundLoop = loop && loop->contains(load.inst);
       if (!isa<LoadInst>(load.inst) || !(later || aroundLoop) ||
-          familyOf(load.access) != family ||
-          !differentElements(store.access, load.access))
+          load.access.root != store.access.root ||
+          !mayTouchOtherThreadsElement(store.access, load.access))
         continue;
-      exchanging.insert(family);
+      exchanging.insert(store.access.root);
       break;
     }
   }
@@ -251,32 +248,34 @@ bool isCallFree(const Loop &loop) {
   return true;
 }
 
-/// What a family's accesses since the warp last synchronized were.
+/// What an array's accesses since the warp last synchronized were.
 enum class SinceSync { Nothing, Loads, Store };
 
-/// Puts a __syncwarp() before each access of an exchanging family that
-/// follows another access of the family in its segment, unless both only
+/// Puts a __syncwarp() before each access of an exchanging array that
+/// follows another access of the array in its segment, unless both only
 /// read (all threads' loads of a step may run in any order), and before
-/// the first access of the family in a call-free loop (between iterations).
+/// the first access of the array in a call-free loop (between iterations).
+/// All of the array's accesses count, whatever their index: a warp scan's
+/// window and the elements its result goes to overlap.
 void synchronizeAccesses(ArrayRef<VolatileAccess> accesses,
-                         const std::set<Family> &exchanging,
+                         const std::set<const Value *> &exchanging,
                          const LoopInfo &loops) {
   Module &module = *accesses.front().inst->getModule();
   Function *syncWarp =
       Intrinsic::getOrInsertDeclaration(&module, Intrinsic::nvvm_bar_warp_sync);
-  std::map<std::pair<Family, unsigned>, SinceSync> state;
-  std::set<std::pair<Family, Loop *>> loopsEntered;
+  std::map<std::pair<const Value *, unsigned>, SinceSync> state;
+  std::set<std::pair<const Value *, Loop *>> loopsEntered;
   for (const VolatileAccess &entry : accesses) {
-    Family family = familyOf(entry.access);
-    if (!exchanging.count(family))
+    const Value *array = entry.access.root;
+    if (!exchanging.count(array))
       continue;
     bool isStore = isa<StoreInst>(entry.inst);
-    SinceSync &since = state[{family, entry.segment}];
+    SinceSync &since = state[{array, entry.segment}];
     bool conflicts =
         since == SinceSync::Store || (isStore && since == SinceSync::Loads);
     Loop *loop = loops.getLoopFor(entry.inst->getParent());
     bool firstInLoop =
-        loop && isCallFree(*loop) && loopsEntered.insert({family, loop}).second;
+        loop && isCallFree(*loop) && loopsEntered.insert({array, loop}).second;
     if (conflicts || firstInLoop) {
       CallInst *call = CallInst::Create(
           syncWarp,
@@ -317,7 +316,7 @@ bool synchronizeKernel(Function &kernel) {
     return false;
   DominatorTree dominators(kernel);
   LoopInfo loops(dominators);
-  std::set<Family> exchanging = exchangingFamilies(accesses, loops);
+  std::set<const Value *> exchanging = exchangingArrays(accesses, loops);
   if (exchanging.empty())
     return false;
   synchronizeAccesses(accesses, exchanging, loops);

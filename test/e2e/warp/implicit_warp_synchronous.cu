@@ -10,7 +10,9 @@
 // samples' warp scan over a padded array (unrolled, and as a loop whose
 // trip count is a kernel argument), a Hillis-Steele scan whose steps only
 // some lanes take (`if (lane >= offset)`: reads of the lane below, which a
-// thread-by-thread order would get wrong even in one step), and volatile
+// thread-by-thread order would get wrong even in one step), the samples'
+// two-level block scan (a warp scan of the warps' totals, whose window
+// overlaps the elements the totals are read from and written to), and volatile
 // accesses that exchange nothing (left alone). Before 0.29.0 wrong results
 // and a warning.
 // RUN: %respec -O2 %s -o %t 2>&1 | FileCheck %s --check-prefix=WARN --allow-empty
@@ -25,6 +27,7 @@
 // CHECK: padded scan PASSED
 // CHECK: looped scan PASSED
 // CHECK: lane scan PASSED
+// CHECK: two-level scan PASSED
 // CHECK: own elements PASSED
 
 #include <cmath>
@@ -146,6 +149,29 @@ __global__ void laneScan(const int *in, int *out) {
   out[blockIdx.x * blockDim.x + idx] = s[idx];
 }
 
+// The samples' scan1Inclusive for a block of 256: each warp scans its
+// values, the last lanes publish the warps' 8 totals, and the first 8
+// threads scan those in place in segments of a size given at run time
+// (2: the samples' arrays of 64 elements), through windows that cover
+// other threads' totals.
+__global__ void twoLevelScan(const unsigned *in, unsigned *out,
+                             unsigned segment) {
+  __shared__ unsigned s[2 * 256];
+  volatile unsigned *sd = s;
+  unsigned idata = in[blockIdx.x * 256 + threadIdx.x];
+  unsigned warpResult = warpScanInclusive(idata, sd, 32);
+  __syncthreads();
+  if ((threadIdx.x & 31) == 31)
+    sd[threadIdx.x >> 5] = warpResult;
+  __syncthreads();
+  if (threadIdx.x < 8) {
+    unsigned value = sd[threadIdx.x];
+    sd[threadIdx.x] = warpScanInclusive(value, sd, segment) - value;
+  }
+  __syncthreads();
+  out[blockIdx.x * 256 + threadIdx.x] = warpResult + sd[threadIdx.x >> 5];
+}
+
 // Each thread only ever touches its own elements: nothing to exchange.
 __global__ void ownElements(int *out) {
   __shared__ int shared[2 * 64];
@@ -250,6 +276,25 @@ int main() {
     bad += intOut[i] != sum;
   }
   failures += report("lane scan", bad);
+
+  unsigned *blockIn, *blockOut;
+  cudaMallocManaged(&blockIn, 2 * 256 * sizeof(unsigned));
+  cudaMallocManaged(&blockOut, 2 * 256 * sizeof(unsigned));
+  for (int i = 0; i < 2 * 256; ++i)
+    blockIn[i] = i * 7 % 13;
+  twoLevelScan<<<2, 256>>>(blockIn, blockOut, 2);
+  cudaDeviceSynchronize();
+  bad = 0;
+  for (int i = 0; i < 2 * 256; ++i) {
+    // The thread's inclusive sum within its warp, plus the totals of the
+    // earlier warps of its segment of 2 warps.
+    int block = i / 256, warp = i % 256 / 32, first = warp - warp % 2;
+    unsigned sum = 0;
+    for (int j = block * 256 + first * 32; j <= i; ++j)
+      sum += blockIn[j];
+    bad += blockOut[i] != sum;
+  }
+  failures += report("two-level scan", bad);
 
   ownElements<<<1, 64>>>(intOut);
   cudaDeviceSynchronize();
