@@ -188,14 +188,19 @@ std::optional<Access> volatileSharedAccess(const Instruction &inst,
 
 /// Whether a thread's access `load` may touch an element another thread's
 /// access `store` touches. Accesses whose addresses differ only by a
-/// constant, with one thread-indexed term, meet across threads when the
-/// constant is a nonzero multiple of that term's stride (`s[t + 16]` and
-/// `s[t]`, not `s[2t + 1]` and `s[2t]`); any other difference may.
+/// constant, with one term that is a thread index itself, meet across
+/// threads when the constant is a nonzero multiple of that term's stride
+/// (`s[t + 16]` and `s[t]`, not `s[2t + 1]` and `s[2t]`); any other
+/// difference may, and so may equal addresses computed from a thread index
+/// that threads share (`flag[t / 32]`).
 bool mayTouchOtherThreadsElement(const Access &store, const Access &load) {
   if (store.terms != load.terms || store.threadTerms.size() != 1)
     return true;
+  auto [index, stride] = *store.threadTerms.begin();
+  // Threads share elements indexed by `tid / 32` or `tid & 31`.
+  if (!isThreadIndex(index))
+    return true;
   int64_t distance = load.constant - store.constant;
-  int64_t stride = store.threadTerms.begin()->second;
   return distance != 0 && stride != 0 && distance % stride == 0;
 }
 

@@ -28,6 +28,8 @@
 // CHECK: looped scan PASSED
 // CHECK: lane scan PASSED
 // CHECK: two-level scan PASSED
+// CHECK: shared flag PASSED
+// CHECK: broadcast from lane 31 PASSED
 // CHECK: own elements PASSED
 
 #include <cmath>
@@ -172,6 +174,27 @@ __global__ void twoLevelScan(const unsigned *in, unsigned *out,
   out[blockIdx.x * 256 + threadIdx.x] = warpResult + sd[threadIdx.x >> 5];
 }
 
+// Before __any(): a flag the warp's lanes set, then all read.
+__global__ void sharedFlag(const int *in, int *out) {
+  __shared__ volatile int flag[8];
+  int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (lane == 0)
+    flag[w] = 0;
+  if (in[i] < 0)
+    flag[w] = 1;
+  out[i] = flag[w];
+}
+
+// The warp's last lane publishes the warp's base, the others read it.
+__global__ void broadcastFromLast(int *out) {
+  __shared__ volatile int base[8];
+  int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  if (lane == 31)
+    base[w] = (blockIdx.x * 8 + w) * 32;
+  out[base[w] + lane] = blockIdx.x * blockDim.x + threadIdx.x;
+}
+
 // Each thread only ever touches its own elements: nothing to exchange.
 __global__ void ownElements(int *out) {
   __shared__ int shared[2 * 64];
@@ -295,6 +318,29 @@ int main() {
     bad += blockOut[i] != sum;
   }
   failures += report("two-level scan", bad);
+
+  int *signs, *flags;
+  cudaMallocManaged(&signs, 4 * 256 * sizeof(int));
+  cudaMallocManaged(&flags, 4 * 256 * sizeof(int));
+  for (int i = 0; i < 4 * 256; ++i)
+    signs[i] = i % 97 == 5 ? -1 : 1;
+  sharedFlag<<<4, 256>>>(signs, flags);
+  cudaDeviceSynchronize();
+  bad = 0;
+  for (int i = 0; i < 4 * 256; ++i) {
+    int any = 0;
+    for (int j = i / 32 * 32; j < i / 32 * 32 + 32; ++j)
+      any |= signs[j] < 0;
+    bad += flags[i] != any;
+  }
+  failures += report("shared flag", bad);
+
+  broadcastFromLast<<<4, 256>>>(flags);
+  cudaDeviceSynchronize();
+  bad = 0;
+  for (int i = 0; i < 4 * 256; ++i)
+    bad += flags[i] != i;
+  failures += report("broadcast from lane 31", bad);
 
   ownElements<<<1, 64>>>(intOut);
   cudaDeviceSynchronize();
