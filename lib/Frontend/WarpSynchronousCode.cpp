@@ -219,9 +219,12 @@ bool synchronizes(const Instruction &inst) {
   return call && call->isConvergent();
 }
 
-/// The shared arrays in which a thread stores to its element and a later
-/// access of the same segment (or of the same call-free loop, around its
-/// back edge) loads another thread's.
+/// The shared arrays in which a thread stores to its element and another
+/// thread's access to the same element may come before or after it in the
+/// same segment, or anywhere in the same call-free loop (around its back
+/// edge): a lockstep warp orders such accesses by program order, one
+/// thread after the other would not (`s[t] += s[t + 16]` after `s[t] +=
+/// s[t + 32]`; lanes reading `s[t]` before others store `s[2t]`).
 std::set<const Value *> exchangingArrays(ArrayRef<VolatileAccess> accesses,
                                          const LoopInfo &loops) {
   std::set<const Value *> exchanging;
@@ -229,12 +232,12 @@ std::set<const Value *> exchangingArrays(ArrayRef<VolatileAccess> accesses,
     if (!isa<StoreInst>(store.inst) || store.access.threadTerms.empty())
       continue;
     Loop *loop = loops.getLoopFor(store.inst->getParent());
-    for (auto [j, load] : llvm::enumerate(accesses)) {
-      bool later = j > i && load.segment == store.segment;
-      bool aroundLoop = loop && loop->contains(load.inst);
-      if (!isa<LoadInst>(load.inst) || !(later || aroundLoop) ||
-          load.access.root != store.access.root ||
-          !mayTouchOtherThreadsElement(store.access, load.access))
+    for (auto [j, other] : llvm::enumerate(accesses)) {
+      bool sameSegment = j != i && other.segment == store.segment;
+      bool aroundLoop = loop && loop->contains(other.inst);
+      if (!(sameSegment || aroundLoop) ||
+          other.access.root != store.access.root ||
+          !mayTouchOtherThreadsElement(store.access, other.access))
         continue;
       exchanging.insert(store.access.root);
       break;

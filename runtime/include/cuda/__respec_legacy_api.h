@@ -288,6 +288,25 @@ __RESPEC_TEXREF_FETCH(tex3DLod, cudaTextureType3D,
                       float x __RESPEC_COMMA float y __RESPEC_COMMA float z
                           __RESPEC_COMMA float level,
                       x __RESPEC_COMMA y __RESPEC_COMMA z __RESPEC_COMMA level)
+__RESPEC_TEXREF_FETCH(tex1DLayeredLod, cudaTextureType1DLayered,
+                      float x __RESPEC_COMMA int layer __RESPEC_COMMA float level,
+                      x __RESPEC_COMMA layer __RESPEC_COMMA level)
+__RESPEC_TEXREF_FETCH(tex2DLayeredLod, cudaTextureType2DLayered,
+                      float x __RESPEC_COMMA float y __RESPEC_COMMA int layer
+                          __RESPEC_COMMA float level,
+                      x __RESPEC_COMMA y __RESPEC_COMMA layer __RESPEC_COMMA level)
+__RESPEC_TEXREF_FETCH(tex1DGrad, cudaTextureType1D,
+                      float x __RESPEC_COMMA float dPdx __RESPEC_COMMA float dPdy,
+                      x __RESPEC_COMMA dPdx __RESPEC_COMMA dPdy)
+__RESPEC_TEXREF_FETCH(tex2DGrad, cudaTextureType2D,
+                      float x __RESPEC_COMMA float y __RESPEC_COMMA float2 dPdx
+                          __RESPEC_COMMA float2 dPdy,
+                      x __RESPEC_COMMA y __RESPEC_COMMA dPdx __RESPEC_COMMA dPdy)
+__RESPEC_TEXREF_FETCH(tex3DGrad, cudaTextureType3D,
+                      float x __RESPEC_COMMA float y __RESPEC_COMMA float z
+                          __RESPEC_COMMA float4 dPdx __RESPEC_COMMA float4 dPdy,
+                      x __RESPEC_COMMA y __RESPEC_COMMA z __RESPEC_COMMA dPdx
+                          __RESPEC_COMMA dPdy)
 #undef __RESPEC_COMMA
 #undef __RESPEC_TEXREF_FETCH
 

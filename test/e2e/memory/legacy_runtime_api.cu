@@ -100,7 +100,11 @@ __global__ void sampleArrays(float *lineOut, float *imageOut, float *volumeOut,
   if (x < w && y < h) {
     // Normalized coordinates; the wrap address mode folds x + w onto x.
     float u = (x + w + 0.5f) / w, v = (y + 0.5f) / h;
-    imageOut[y * w + x] = tex2D(image, u, v);
+    // A zero gradient samples the array's one level, as tex2D does.
+    imageOut[y * w + x] =
+        (tex2D(image, u, v) +
+         tex2DGrad(image, u, v, make_float2(0, 0), make_float2(0, 0))) /
+        2;
     for (int z = 0; z < d; ++z)
       volumeOut[(z * h + y) * w + x] = tex3D(volume, x + 0.5f, y + 0.5f, z + 0.5f);
   }

@@ -30,6 +30,8 @@
 // CHECK: two-level scan PASSED
 // CHECK: shared flag PASSED
 // CHECK: broadcast from lane 31 PASSED
+// CHECK: read before overwrite PASSED
+// CHECK: guarded loop reduction PASSED
 // CHECK: own elements PASSED
 
 #include <cmath>
@@ -195,6 +197,35 @@ __global__ void broadcastFromLast(int *out) {
   out[base[w] + lane] = blockIdx.x * blockDim.x + threadIdx.x;
 }
 
+// Lanes read their element, then the warp writes the array at other
+// indices: in lockstep every load comes before every store.
+__global__ void readBeforeOverwrite(const int *in, int *out) {
+  __shared__ volatile int s[64];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  s[t + 32] = 0;
+  __syncthreads();
+  if (t < 16) {
+    int mine = s[t];
+    s[2 * t] = -1;
+    out[t] = mine;
+  }
+}
+
+// The last-warp reduction as a loop, each step guarded.
+__global__ void guardedLoopReduce(const int *in, int *out) {
+  __shared__ volatile int sdata[64];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * 64 + tid];
+  __syncthreads();
+  if (tid < 32)
+    for (unsigned s = 32; s > 0; s >>= 1)
+      if (tid < s)
+        sdata[tid] += sdata[tid + s];
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
 // Each thread only ever touches its own elements: nothing to exchange.
 __global__ void ownElements(int *out) {
   __shared__ int shared[2 * 64];
@@ -341,6 +372,24 @@ int main() {
   for (int i = 0; i < 4 * 256; ++i)
     bad += flags[i] != i;
   failures += report("broadcast from lane 31", bad);
+
+  readBeforeOverwrite<<<1, 64>>>(ints, intOut);
+  cudaDeviceSynchronize();
+  bad = 0;
+  for (int t = 0; t < 16; ++t)
+    bad += intOut[t] != ints[t];
+  failures += report("read before overwrite", bad);
+
+  guardedLoopReduce<<<4, 64>>>(ints, intOut);
+  cudaDeviceSynchronize();
+  bad = 0;
+  for (int b = 0; b < 4; ++b) {
+    int sum = 0;
+    for (int t = 0; t < 64; ++t)
+      sum += ints[b * 64 + t];
+    bad += intOut[b] != sum;
+  }
+  failures += report("guarded loop reduction", bad);
 
   ownElements<<<1, 64>>>(intOut);
   cudaDeviceSynchronize();
