@@ -194,7 +194,8 @@ std::string checkThreadCoarsening(scf::ParallelOp loop, Operation *&where) {
     return WalkResult::advance();
   });
   if (where)
-    return "it uses warp primitives, whose lanes coarsening would "
+    return "it uses warp primitives (or volatile shared memory that its "
+           "warps exchange in lockstep), whose lanes coarsening would "
            "reassign";
   ThreadUniformity uniformity(loop);
   where = findNonInterleavableOp(*loop.getBody(), [&](Operation *op) {
