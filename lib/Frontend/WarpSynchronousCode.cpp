@@ -22,6 +22,7 @@
 #include "respec/Frontend/WarpSynchronousCode.h"
 #include "respec/Transforms/Attributes.h"
 
+#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -207,8 +208,9 @@ bool mayTouchOtherThreadsElement(const Access &store, const Access &load) {
 struct VolatileAccess {
   Instruction *inst;
   Access access;
-  /// Accesses since the last call, in the order the function's blocks run
-  /// (reverse post-order) as far as one order can tell.
+  /// Which stretch between synchronizing calls the access is in, in the
+  /// order the function's blocks run (reverse post-order) as far as one
+  /// order can tell.
   unsigned segment;
 };
 
@@ -246,14 +248,17 @@ std::set<const Value *> exchangingArrays(ArrayRef<VolatileAccess> accesses,
   return exchanging;
 }
 
-/// Whether `loop` has no synchronizing calls: a loop whose body
-/// synchronizes is left as it is.
-bool isCallFree(const Loop &loop) {
-  for (BasicBlock *block : loop.blocks())
-    for (Instruction &inst : *block)
-      if (synchronizes(inst))
-        return false;
-  return true;
+/// The loops of `kernel` with a synchronizing call in their body, found
+/// before any __syncwarp is added: such a loop is left as it is.
+std::set<const Loop *> synchronizingLoops(const LoopInfo &loops) {
+  std::set<const Loop *> synchronizing;
+  for (const Loop *top : loops)
+    for (const Loop *loop : depth_first(top))
+      if (llvm::any_of(loop->blocks(), [](const BasicBlock *block) {
+            return llvm::any_of(*block, synchronizes);
+          }))
+        synchronizing.insert(loop);
+  return synchronizing;
 }
 
 /// What an array's accesses since the warp last synchronized were.
@@ -268,6 +273,7 @@ enum class SinceSync { Nothing, Loads, Store };
 void synchronizeAccesses(ArrayRef<VolatileAccess> accesses,
                          const std::set<const Value *> &exchanging,
                          const LoopInfo &loops) {
+  std::set<const Loop *> synchronizing = synchronizingLoops(loops);
   Module &module = *accesses.front().inst->getModule();
   Function *syncWarp =
       Intrinsic::getOrInsertDeclaration(&module, Intrinsic::nvvm_bar_warp_sync);
@@ -282,8 +288,8 @@ void synchronizeAccesses(ArrayRef<VolatileAccess> accesses,
     bool conflicts =
         since == SinceSync::Store || (isStore && since == SinceSync::Loads);
     Loop *loop = loops.getLoopFor(entry.inst->getParent());
-    bool firstInLoop =
-        loop && isCallFree(*loop) && loopsEntered.insert({array, loop}).second;
+    bool firstInLoop = loop && !synchronizing.count(loop) &&
+                       loopsEntered.insert({array, loop}).second;
     if (conflicts || firstInLoop) {
       CallInst *call = CallInst::Create(
           syncWarp,

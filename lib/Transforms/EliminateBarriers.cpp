@@ -46,6 +46,8 @@ struct MemoryObject {
   bool operator==(const MemoryObject &other) const {
     return kind == other.kind && op == other.op && symbol == other.symbol;
   }
+
+  static MemoryObject unknown() { return {Unknown, nullptr, {}}; }
 };
 
 constexpr unsigned kMaxObjectDepth = 16;
@@ -61,7 +63,7 @@ MemoryObject commonObject(Value a, Value b, unsigned depth) {
   MemoryObject objectB = underlyingObject(b, depth + 1);
   if (objectA == objectB)
     return objectA;
-  return {MemoryObject::Unknown, nullptr, {}};
+  return MemoryObject::unknown();
 }
 
 /// Whether `op` runs before the grid's blocks, in the launch function.
@@ -83,27 +85,26 @@ MemoryObject loadedPointerObject(LLVM::LoadOp load, unsigned depth) {
   if (isBeforeTheGrid(load) && (from.kind == MemoryObject::Argument ||
                                 from.kind == MemoryObject::Global))
     return {MemoryObject::Argument, nullptr, {}};
-  return {MemoryObject::Unknown, nullptr, {}};
+  return MemoryObject::unknown();
 }
 
 MemoryObject underlyingObject(Value address, unsigned depth) {
   if (depth > kMaxObjectDepth)
-    return {MemoryObject::Unknown, nullptr, {}};
+    return MemoryObject::unknown();
   if (auto argument = dyn_cast<BlockArgument>(address)) {
     // The launch function's own arguments (its parameter buffer); loop
     // and region arguments carry values chosen at run time.
     if (isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
       return {MemoryObject::Argument, nullptr, {}};
-    return {MemoryObject::Unknown, nullptr, {}};
+    return MemoryObject::unknown();
   }
   Operation *def = address.getDefiningOp();
   if (auto gep = dyn_cast<LLVM::GEPOp>(def))
     return underlyingObject(gep.getBase(), depth + 1);
   if (isa<LLVM::AddrSpaceCastOp, LLVM::BitcastOp>(def))
     return underlyingObject(def->getOperand(0), depth + 1);
-  if (auto call = dyn_cast<LLVM::CallOp>(def))
-    if (call.getCallee() == kSharedMemoryFunction)
-      return {MemoryObject::Shared, def, {}};
+  if (isCallTo(def, kSharedMemoryFunction))
+    return {MemoryObject::Shared, def, {}};
   if (auto addressOf = dyn_cast<LLVM::AddressOfOp>(def))
     return {MemoryObject::Global, def, addressOf.getGlobalName()};
   if (isa<LLVM::AllocaOp>(def))
@@ -114,7 +115,7 @@ MemoryObject underlyingObject(Value address, unsigned depth) {
     return commonObject(select.getTrueValue(), select.getFalseValue(), depth);
   if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
     if (ifOp.getElseRegion().empty())
-      return {MemoryObject::Unknown, nullptr, {}};
+      return MemoryObject::unknown();
     unsigned index = cast<OpResult>(address).getResultNumber();
     return commonObject(ifOp.thenYield().getOperand(index),
                         ifOp.elseYield().getOperand(index), depth);
@@ -122,7 +123,7 @@ MemoryObject underlyingObject(Value address, unsigned depth) {
   if (auto load = dyn_cast<LLVM::LoadOp>(def))
     return loadedPointerObject(load, depth);
   // Loop results, integers turned into pointers, calls' results, ...
-  return {MemoryObject::Unknown, nullptr, {}};
+  return MemoryObject::unknown();
 }
 
 /// True if no address into `a` can equal one into `b`.

@@ -42,8 +42,6 @@ struct SymbolRecord {
   RegisteredModule *module;
   std::string deviceName;
   size_t size;
-  int textureType = 0;
-  bool normalizedFloatReads = false;
   bool resolved = false;
   SymbolInfo info;
 };
@@ -164,13 +162,13 @@ bool lookupSymbol(const void *symbol, SymbolInfo *info) {
       const respec_gpu_module *gpu = nullptr;
       const respec_var_entry *entry = findAnywhere<respec_var_entry>(
           reg, record.module, record.deviceName, findVarEntry, &gpu);
-      if (entry)
-        record.info = {gpu ? nullptr : entry->address,
-                       static_cast<size_t>(entry->size),
-                       gpu,
-                       entry->name,
-                       record.textureType,
-                       record.normalizedFloatReads};
+      // The texture fields were set at registration.
+      if (entry) {
+        record.info.deviceAddress = gpu ? nullptr : entry->address;
+        record.info.size = static_cast<size_t>(entry->size);
+        record.info.gpuModule = gpu;
+        record.info.deviceName = entry->name;
+      }
       record.resolved = entry != nullptr;
     }
     *info = record.info;
@@ -262,8 +260,8 @@ extern "C" void __cudaRegisterTexture(void **handle, const void *hostVar,
   std::lock_guard<std::mutex> lock(reg.mutex);
   SymbolRecord record{reinterpret_cast<RegisteredModule *>(handle), deviceName,
                       sizeof(cudaTextureObject_t)};
-  record.textureType = textureType;
-  record.normalizedFloatReads = normalized != 0;
+  record.info.textureType = textureType;
+  record.info.normalizedFloatReads = normalized != 0;
   reg.symbols.insert_or_assign(hostVar, std::move(record));
 }
 

@@ -11,6 +11,7 @@
 
 #include "Diagnostics.h"
 #include "ModuleRegistry.h"
+#include "TexelFormat.h"
 
 #include <cuda_runtime.h>
 // After the runtime API it extends.
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <climits>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 
 using namespace respec;
@@ -105,10 +107,6 @@ cudaError_t bind(const textureReference *texref,
   return store(texref, object);
 }
 
-size_t texelBytes(const cudaChannelFormatDesc &desc) {
-  return static_cast<size_t>(desc.x + desc.y + desc.z + desc.w) / 8;
-}
-
 } // namespace
 
 extern "C" cudaError_t cudaBindTexture(size_t *offset,
@@ -122,9 +120,11 @@ extern "C" cudaError_t cudaBindTexture(size_t *offset,
                        "null channel descriptor");
   // CUDA's default size, UINT_MAX, means "the rest of the allocation"; a
   // texture of linear memory spans at most 2^27 texels on every GPU.
-  size_t bytes = texelBytes(*desc);
-  if (size == UINT_MAX && bytes)
-    size = std::min(size, (size_t{1} << 27) * bytes);
+  // A descriptor TexelFormat refuses is reported when the object is made.
+  std::string problem;
+  if (std::optional<TexelFormat> format = TexelFormat::of(*desc, &problem);
+      size == UINT_MAX && format)
+    size = std::min(size, (size_t{1} << 27) * format->bytes);
   cudaResourceDesc resource = {};
   resource.resType = cudaResourceTypeLinear;
   resource.res.linear.devPtr = const_cast<void *>(devPtr);

@@ -99,16 +99,18 @@ SmallVector<uint64_t> possibleConstants(const Value *value, unsigned depth) {
   }
   if (depth >= kMaxCandidateDepth)
     return result;
+  auto addAll = [&](const Value *from, unsigned shift = 0) {
+    for (uint64_t candidate : possibleConstants(from, depth + 1))
+      add(candidate << shift);
+  };
   if (auto *select = dyn_cast<SelectInst>(value)) {
-    for (const Value *arm : {select->getTrueValue(), select->getFalseValue()})
-      for (uint64_t candidate : possibleConstants(arm, depth + 1))
-        add(candidate);
+    addAll(select->getTrueValue());
+    addAll(select->getFalseValue());
     return result;
   }
   if (auto *phi = dyn_cast<PHINode>(value)) {
     for (const Value *incoming : phi->incoming_values())
-      for (uint64_t candidate : possibleConstants(incoming, depth + 1))
-        add(candidate);
+      addAll(incoming);
     return result;
   }
   auto *op = dyn_cast<Operator>(value);
@@ -116,20 +118,21 @@ SmallVector<uint64_t> possibleConstants(const Value *value, unsigned depth) {
     return result;
   switch (op->getOpcode()) {
   case Instruction::ZExt:
-    for (uint64_t candidate : possibleConstants(op->getOperand(0), depth + 1))
-      add(candidate);
+    addAll(op->getOperand(0));
     break;
   case Instruction::Shl:
     if (auto *shift = dyn_cast<ConstantInt>(op->getOperand(1));
         shift && shift->getZExtValue() < 64)
-      for (uint64_t candidate : possibleConstants(op->getOperand(0), depth + 1))
-        add(candidate << shift->getZExtValue());
+      addAll(op->getOperand(0), shift->getZExtValue());
     break;
-  case Instruction::Or:
+  case Instruction::Or: {
+    SmallVector<uint64_t> highs =
+        possibleConstants(op->getOperand(1), depth + 1);
     for (uint64_t low : possibleConstants(op->getOperand(0), depth + 1))
-      for (uint64_t high : possibleConstants(op->getOperand(1), depth + 1))
+      for (uint64_t high : highs)
         add(low | high);
     break;
+  }
   default:
     break;
   }
